@@ -1,0 +1,11 @@
+"""The ``truco`` command line: one click group, one sub-command per module."""
+
+import click
+
+
+@click.group()
+def cli() -> None:
+    """Truco scorekeeper: rules engine, card helpers and the phone scoreboard."""
+
+
+# Sub-commands are registered below, one line per module.

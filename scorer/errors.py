@@ -1,0 +1,66 @@
+"""Typed errors of the pure core, all under one base class.
+
+Every error carries a stable ``code``, an English message ``template`` with named
+``params`` (so the web layer can translate it with gettext and fill it in), and the
+list of what was ``allowed`` instead. Raising one never changes any state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation without translating it (the gettext ``N_`` idiom).
+
+    The web layer extracts these strings with Babel and translates them at render time.
+    """
+    return message
+
+
+class TrucoError(ValueError):
+    """Base class of every error the core raises on bad input or an illegal action.
+
+    Attributes:
+        code: stable machine-readable name, e.g. ``"call_pending"`` or ``"bad_card"``.
+        template: English message with ``{name}`` placeholders, marked with :func:`N_`.
+        params: values for the placeholders (plain str/int).
+        allowed: what would have been accepted instead (action dicts, card forms, ...).
+    """
+
+    def __init__(
+        self,
+        code: str,
+        template: str,
+        *,
+        allowed: Sequence[Any] = (),
+        **params: Any,
+    ) -> None:
+        self.code = code
+        self.template = template
+        self.params = params
+        self.allowed = list(allowed)
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """The message in English, placeholders filled in."""
+        return self.render()
+
+    def render(self, translate: Callable[[str], str] | None = None) -> str:
+        """The message translated by ``translate`` (e.g. Flask-Babel's gettext), then filled in."""
+        template = translate(self.template) if translate else self.template
+        return template.format(**self.params)
+
+    def to_json(self, translate: Callable[[str], str] | None = None) -> dict[str, Any]:
+        """``{"code", "message", "allowed"}``: the JSON form used by the CLI and the API."""
+        return {"code": self.code, "message": self.render(translate), "allowed": self.allowed}
+
+
+class RuleError(TrucoError):
+    """An action the rules do not allow now, or a malformed action or match setting."""
+
+
+class CardError(TrucoError):
+    """Typed-in cards that cannot be read: bad token, 8 or 9, duplicate, wrong count."""

@@ -9,3 +9,6 @@ def cli() -> None:
 
 
 # Sub-commands are registered below, one line per module.
+from scorer.replay_cli import replay_command  # noqa: E402
+
+cli.add_command(replay_command)

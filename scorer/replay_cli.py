@@ -1,0 +1,60 @@
+"""``truco replay``: fold a file of JSON actions into the final match state."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from scorer.errors import TrucoError
+from scorer.match import Match
+from scorer.variants import VARIANTS
+
+
+def _parse_option(raw: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` -> (key, value), VALUE read as JSON when it is JSON (``true``, ``40``)."""
+    key, sep, value = raw.partition("=")
+    if not sep or not key:
+        raise click.BadParameter(f"{raw!r} is not KEY=VALUE", param_hint="--option")
+    try:
+        return key, json.loads(value)
+    except json.JSONDecodeError:
+        return key, value
+
+
+def _fail(code: str, message: str, index: int | None) -> None:
+    click.echo(json.dumps({"error": {"code": code, "message": message, "index": index}}, ensure_ascii=False))
+    raise SystemExit(2)
+
+
+@click.command("replay")
+@click.option("--variant", "variant_id", required=True, type=click.Choice(sorted(VARIANTS)), help="Variant id.")
+@click.option("--option", "raw_options", multiple=True, metavar="KEY=VALUE", help="A variant option; repeatable.")
+@click.option("--mano", type=click.IntRange(0, 1), default=0, show_default=True, help="Side that is mano in hand 1.")
+@click.argument("actions_file", type=click.File("r", encoding="utf-8"), default="-")
+def replay_command(variant_id: str, raw_options: tuple[str, ...], mano: int, actions_file: Any) -> None:
+    """Read one JSON action per line (stdin without FILE) and print the final state as JSON.
+
+    An illegal action exits with status 2 and prints {"error": {"code", "message", "index"}}
+    (index: 0-based among the non-blank lines).
+    """
+    options = dict(_parse_option(raw) for raw in raw_options)
+    try:
+        match = Match(variant_id, options, mano)
+    except TrucoError as error:
+        _fail(error.code, error.message, None)
+    index = -1
+    for line in actions_file:
+        if not line.strip():
+            continue
+        index += 1
+        try:
+            action = json.loads(line)
+        except json.JSONDecodeError as error:
+            _fail("bad_json", f"Line is not JSON: {error.msg}.", index)
+        try:
+            match.apply(action)
+        except TrucoError as error:
+            _fail(error.code, error.message, index)
+    click.echo(json.dumps(match.state(), ensure_ascii=False, indent=2))

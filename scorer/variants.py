@@ -1,0 +1,383 @@
+"""Rule sets as data: one frozen :class:`Variant` per Truco variant, in one registry.
+
+Every number here comes from a seed in ``shared/seeds/`` (where one speaks) or from
+``shared/rules/REFERENCE.md``; the docstring of each variant names its source. The match
+engine (:mod:`scorer.match`) reads these fields and has no per-variant ``if``.
+
+Units: every value is in tentos (points).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from scorer.errors import N_, RuleError
+
+#: Envido-type calls, in the order a chain may use them.
+ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
+#: Flor-type calls.
+FLOR_CALLS = ("flor", "contraflor", "contraflor_al_resto")
+
+
+@dataclass(frozen=True)
+class TrucoStep:
+    """One rung of a truco ladder.
+
+    Attributes:
+        call: the call's name as players say it (``truco``, ``seis``, ``retruc``...).
+        worth: what the hand is worth once this call is accepted (tentos).
+        refused: what the caller scores if it is refused (tentos).
+    """
+
+    call: str
+    worth: int
+    refused: int
+
+
+@dataclass(frozen=True)
+class EnvidoRules:
+    """Envido chains and their values.
+
+    Attributes:
+        chains: accepted value of each legal chain without Falta (tuple of calls -> tentos).
+            A refused chain pays its last caller the accepted value of the chain minus its
+            last call, or 1 when that is empty (REFERENCE.md 1.5, seed 000 "Pedir Envido").
+            ``falta_envido`` may end any of these chains (or stand alone).
+        closes_on_truco_accepted: Envido can no longer be called once a Truco is accepted
+            (argentino-30, uruguaio; REFERENCE.md 1.4) -- otherwise it stays open until the
+            first trick is decided (seed 000).
+        points_range: envido points a hand can declare (for ``envido_points``).
+    """
+
+    chains: Mapping[tuple[str, ...], int]
+    closes_on_truco_accepted: bool = False
+    points_range: frozenset[int] = frozenset([*range(0, 8), *range(20, 34)])
+
+
+ARGENTINE_ENVIDO_CHAINS = MappingProxyType(
+    {
+        ("envido",): 2,
+        ("envido", "envido"): 4,
+        ("real_envido",): 3,
+        ("envido", "real_envido"): 5,
+        ("envido", "envido", "real_envido"): 7,
+    }
+)
+"""REFERENCE.md 1.5 rows 1-5; seed 000 "A cadeia de aumentos"."""
+
+GAUDERIO_ENVIDO_CHAINS = MappingProxyType(
+    {
+        ("envido",): 2,
+        ("real_envido",): 5,
+        ("envido", "real_envido"): 5,
+    }
+)
+"""Seed 002 "Pontos obtidos na disputa de Envido": Envido 2/1, Real Envido 5/1, Envido-Real 5/2."""
+
+
+@dataclass(frozen=True)
+class FlorRules:
+    """Flor values.
+
+    Attributes:
+        uncontested: a Flor the other side answers with ``no_flor`` (3).
+        compared: flor answered by flor, compared; the better one scores this (4), or
+            ``None`` where a second flor is not an answer (gauderio: contraflor instead).
+        refused: the flor caller's gain when the other side refuses (``no_quiero``):
+            "con flor me achico" (3) or gauderio's "fugir" (4).
+        contraflor: a compared contraflor pays the better flor this (6).
+        contraflor_answered: contraflor / contraflor_al_resto wait for quiero/no_quiero
+            (argentino-30, uruguaio) instead of being compared at once (gauderio, seed 002).
+        contraflor_refused: a refused contraflor pays its caller this (4).
+        resto_refused_after_flor / resto_refused_after_contraflor: a refused
+            contraflor_al_resto pays its caller 4 after a flor, 6 after a contraflor.
+        points_range: flor points a hand can declare.
+    """
+
+    uncontested: int = 3
+    compared: int | None = 4
+    refused: int = 3
+    contraflor: int = 6
+    contraflor_answered: bool = True
+    contraflor_refused: int = 4
+    resto_refused_after_flor: int = 4
+    resto_refused_after_contraflor: int = 6
+    points_range: frozenset[int] = frozenset(range(20, 39))
+
+
+@dataclass(frozen=True)
+class SpecialHandRules:
+    """The hand at 11 (or 10): mão de onze / mão de dez / the Catalan 11-point rule.
+
+    Attributes:
+        threshold: a side with at least this many tentos (and below the target) is "at 11".
+        name: ``mao_de_onze`` or ``mao_de_dez`` when exactly one side is at the threshold.
+        play_worth: the hand's worth when that side decides to play (no truco calls).
+        run_pays: what the other side scores when it decides to run.
+        ferro_worth: the hand's worth when both sides are at the threshold (mão de ferro,
+            no truco calls, no decision).
+    """
+
+    threshold: int
+    name: str
+    play_worth: int
+    run_pays: int
+    ferro_worth: int
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A setting a table chooses before the match.
+
+    Attributes:
+        key: the option's name in ``options``.
+        choices: the accepted values.
+        default: the value used when the option is not given.
+        label: English label (translated by the web layer).
+    """
+
+    key: str
+    choices: tuple[Any, ...]
+    default: Any
+    label: str
+
+
+FALTA_CONVENTIONS = ("target_minus_leader", "leader_stage", "whole_game", "malas_wins_game")
+"""How an accepted Falta Envido is valued (REFERENCE.md 1.6):
+
+* ``target_minus_leader`` / ``whole_game``: target minus the leader's score (conventions A).
+* ``leader_stage``: leader in the malas -> half minus the leader; else target minus leader (B).
+* ``malas_wins_game``: leader in the malas -> the winner gets what it needs to reach the
+  target; else target minus the leader (C).
+"""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One Truco variant's rules, as data.
+
+    Attributes:
+        id: stable id stored with every match.
+        title: short name shown to players.
+        description: English one-liner (translated by the web layer).
+        target: default tentos to win.
+        ends_at_once: the game ends the moment a side reaches the target, its score shown
+            capped; otherwise the target is checked at the end of each hand.
+        base_hand_value: a hand's worth with no truco accepted (1; Mineiro 2).
+        truco_ladder: the calls, in order.
+        envido: Envido rules, or ``None`` where there is no Envido.
+        flor: Flor rules, or ``None`` where there is no Flor (see ``flor_option``).
+        flor_option: Flor exists only when ``options["flor"]`` is true.
+        falta: default Falta convention (a :data:`FALTA_CONVENTIONS` name).
+        malas_buenas: the score is split in two halves (malas, buenas).
+        special_hand: mão de onze / dez rules, or ``None``.
+        all_pardas: who wins a hand of three pardas by default: ``"mano"`` or ``"nobody"``.
+        trick_accepts_pending: recording a trick while a truco call is pending accepts it
+            (Catalan truc, seed 004); elsewhere it is an error.
+        mazo_primera: default of the option that adds 1 tento to a fold in the first trick
+            while Envido could still be called and was not (REFERENCE.md 1.8, M1).
+        option_specs: the settings this variant offers.
+    """
+
+    id: str
+    title: str
+    description: str
+    target: int
+    ends_at_once: bool
+    truco_ladder: tuple[TrucoStep, ...]
+    base_hand_value: int = 1
+    envido: EnvidoRules | None = None
+    flor: FlorRules | None = None
+    flor_option: bool = False
+    falta: str = "target_minus_leader"
+    malas_buenas: bool = False
+    special_hand: SpecialHandRules | None = None
+    all_pardas: str = "mano"
+    trick_accepts_pending: bool = False
+    mazo_primera: bool = False
+    option_specs: tuple[OptionSpec, ...] = field(default_factory=tuple)
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Fill in defaults and check every given option.
+
+        Args:
+            options: option key -> value; ``None`` or ``{}`` for all defaults.
+
+        Returns:
+            A dict with every option of this variant.
+
+        Raises:
+            RuleError: ``bad_option`` for an unknown key or a value not in its choices.
+        """
+        specs = {spec.key: spec for spec in self.option_specs}
+        resolved = {key: spec.default for key, spec in specs.items()}
+        for key, value in (options or {}).items():
+            spec = specs.get(key)
+            if spec is None:
+                raise RuleError(
+                    "bad_option",
+                    N_("Variant {variant} has no option {key}."),
+                    allowed=sorted(specs),
+                    variant=self.id,
+                    key=str(key),
+                )
+            if value not in spec.choices or isinstance(value, bool) != isinstance(spec.default, bool):
+                raise RuleError(
+                    "bad_option",
+                    N_("Option {key} cannot be {value}; choose one of {choices}."),
+                    allowed=list(spec.choices),
+                    key=key,
+                    value=str(value),
+                    choices=", ".join(str(choice) for choice in spec.choices),
+                )
+            resolved[key] = value
+        return resolved
+
+
+ARGENTINE_LADDER = (
+    TrucoStep("truco", 2, 1),
+    TrucoStep("retruco", 3, 2),
+    TrucoStep("vale_cuatro", 4, 3),
+)
+"""Seed 000 "Pedir Truco" / "Responder a um pedido"; REFERENCE.md 1.4."""
+
+_TARGET_LABEL = N_("Points to win")
+_FLOR_LABEL = N_("Play with Flor")
+_FALTA_LABEL = N_("Falta Envido is worth")
+_MAZO_LABEL = N_("Folding in the first trick before Envido gives 1 more")
+_PARDAS_LABEL = N_("Three pardas")
+
+VARIANTS: Mapping[str, Variant] = MappingProxyType(
+    {
+        variant.id: variant
+        for variant in (
+            Variant(
+                id="truco-15",
+                title="Truco (15)",
+                description=N_("Two players to 15, Envido, no Flor; the game ends at 15 (seeds 000/003)."),
+                target=15,
+                ends_at_once=True,
+                truco_ladder=ARGENTINE_LADDER,
+                envido=EnvidoRules(ARGENTINE_ENVIDO_CHAINS),
+            ),
+            Variant(
+                id="argentino-30",
+                title="Truco argentino (30)",
+                description=N_("30 tentos in malas and buenas, Envido, Flor if agreed."),
+                target=30,
+                ends_at_once=True,
+                truco_ladder=ARGENTINE_LADDER,
+                envido=EnvidoRules(ARGENTINE_ENVIDO_CHAINS, closes_on_truco_accepted=True),
+                flor=FlorRules(),
+                flor_option=True,
+                falta="leader_stage",
+                malas_buenas=True,
+                mazo_primera=True,
+                option_specs=(
+                    OptionSpec("target", (30, 18, 40), 30, _TARGET_LABEL),
+                    OptionSpec("flor", (False, True), False, _FLOR_LABEL),
+                    OptionSpec("falta", ("leader_stage", "whole_game", "malas_wins_game"), "leader_stage", _FALTA_LABEL),
+                    OptionSpec("mazo_primera", (True, False), True, _MAZO_LABEL),
+                ),
+            ),
+            Variant(
+                id="uruguaio",
+                title="Truco uruguayo",
+                description=N_("Uruguayan truco with muestra: 30 (or 40) in malas and buenas, Envido and Flor."),
+                target=30,
+                ends_at_once=True,
+                truco_ladder=ARGENTINE_LADDER,
+                envido=EnvidoRules(
+                    ARGENTINE_ENVIDO_CHAINS,
+                    closes_on_truco_accepted=True,
+                    # A pieza counts 27-30 and adds the best other card (REFERENCE.md 2.4).
+                    points_range=frozenset([*range(0, 8), *range(20, 38)]),
+                ),
+                flor=FlorRules(points_range=frozenset(range(20, 48))),
+                falta="malas_wins_game",
+                malas_buenas=True,
+                mazo_primera=True,
+                option_specs=(
+                    OptionSpec("target", (30, 40), 30, _TARGET_LABEL),
+                    OptionSpec("falta", ("malas_wins_game", "leader_stage", "whole_game"), "malas_wins_game", _FALTA_LABEL),
+                    OptionSpec("mazo_primera", (True, False), True, _MAZO_LABEL),
+                ),
+            ),
+            Variant(
+                id="paulista",
+                title="Truco paulista",
+                description=N_("12 tentos with vira and manilhas: Truco 3, Seis, Nove, Doze; mão de onze (seed 001)."),
+                target=12,
+                ends_at_once=True,
+                truco_ladder=(
+                    TrucoStep("truco", 3, 1),
+                    TrucoStep("seis", 6, 3),
+                    TrucoStep("nove", 9, 6),
+                    TrucoStep("doze", 12, 9),
+                ),
+                special_hand=SpecialHandRules(threshold=11, name="mao_de_onze", play_worth=3, run_pays=1, ferro_worth=1),
+                all_pardas="nobody",
+                option_specs=(OptionSpec("all_pardas", ("nobody", "mano"), "nobody", _PARDAS_LABEL),),
+            ),
+            Variant(
+                id="mineiro",
+                title="Truco mineiro",
+                description=N_("12 tentos with fixed manilhas: hand 2, Truco 4, Seis, Dez, Doze; mão de dez."),
+                target=12,
+                ends_at_once=True,
+                base_hand_value=2,
+                truco_ladder=(
+                    TrucoStep("truco", 4, 2),
+                    TrucoStep("seis", 6, 4),
+                    TrucoStep("dez", 10, 6),
+                    TrucoStep("doze", 12, 10),
+                ),
+                special_hand=SpecialHandRules(threshold=10, name="mao_de_dez", play_worth=4, run_pays=2, ferro_worth=2),
+                all_pardas="nobody",
+                option_specs=(OptionSpec("all_pardas", ("nobody", "mano"), "nobody", _PARDAS_LABEL),),
+            ),
+            Variant(
+                id="gauderio",
+                title="Truco gaudério",
+                description=N_("12 (or 24) tentos, Envido and Flor with the Gaudério values (seed 002)."),
+                target=12,
+                ends_at_once=False,
+                truco_ladder=ARGENTINE_LADDER,
+                envido=EnvidoRules(GAUDERIO_ENVIDO_CHAINS),
+                flor=FlorRules(compared=None, refused=4, contraflor_answered=False),
+                option_specs=(OptionSpec("target", (12, 24), 12, _TARGET_LABEL),),
+            ),
+            Variant(
+                id="truc",
+                title="Truc català",
+                description=N_("Catalan truc to 12: truc 2, retruc 3, the 11-point rule (seed 004)."),
+                target=12,
+                ends_at_once=True,
+                truco_ladder=(TrucoStep("truc", 2, 1), TrucoStep("retruc", 3, 2)),
+                special_hand=SpecialHandRules(threshold=11, name="mao_de_onze", play_worth=3, run_pays=1, ferro_worth=1),
+                trick_accepts_pending=True,
+            ),
+        )
+    }
+)
+"""Every variant by id."""
+
+
+def get_variant(variant_id: str) -> Variant:
+    """The variant with id ``variant_id``.
+
+    Raises:
+        RuleError: ``bad_variant`` naming the id and listing the known ones.
+    """
+    try:
+        return VARIANTS[variant_id]
+    except (KeyError, TypeError):
+        raise RuleError(
+            "bad_variant",
+            N_("Unknown variant {variant}."),
+            allowed=list(VARIANTS),
+            variant=str(variant_id),
+        ) from None

@@ -1,0 +1,302 @@
+"""Card order per variant, manilhas for a vira, piezas, compare (REFERENCE.md 1.2, 2.3, 3.2, 4,
+6.1, section 8 examples 19-26; seeds 000, 001, 002, 004)."""
+
+import pytest
+
+from scorer.card_order import (
+    MINEIRO_MANILHAS,
+    VARIANTS,
+    card_order,
+    compare,
+    manilha_name,
+    manilha_rank,
+    manilhas_for,
+    paulista_manilhas,
+    piezas,
+    strength_level,
+)
+from scorer.cards import DECK, Card
+from scorer.errors import CardError
+
+
+def c(code):
+    return Card.from_code(code)
+
+
+def codes(level):
+    return sorted(card.code for card in level)
+
+
+# --- Argentine 14 levels (seed 000 "O baralho e a hierarquia", REFERENCE.md 1.2) --------------
+
+ARGENTINE_LEVELS = [
+    ["1e"], ["1b"], ["7e"], ["7o"], ["3b", "3c", "3e", "3o"], ["2b", "2c", "2e", "2o"],
+    ["1c", "1o"], ["12b", "12c", "12e", "12o"], ["11b", "11c", "11e", "11o"],
+    ["10b", "10c", "10e", "10o"], ["7b", "7c"], ["6b", "6c", "6e", "6o"],
+    ["5b", "5c", "5e", "5o"], ["4b", "4c", "4e", "4o"],
+]
+
+
+@pytest.mark.parametrize("variant", ["truco-15", "argentino-30", "gauderio"])
+def test_argentine_levels(variant):
+    assert [codes(level) for level in card_order(variant)] == ARGENTINE_LEVELS
+
+
+def test_gauderio_top_four_from_seed_002():
+    # Seed 002 "Convenções": manilhas weakest to strongest 7 ouros, 7 espadas, 1 paus, 1 espadas;
+    # then 3 > 2 > 1 > 12 > 11 > 10 > 7 > 6 > 5 > 4 of all suits.
+    order = card_order("gauderio")
+    assert [level[0].code for level in order[:4]] == ["1e", "1b", "7e", "7o"]
+    assert compare(c("7o"), c("3e"), "gauderio") == "first"
+    assert compare(c("10c"), c("7c"), "gauderio") == "first"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "variant", "winner"),
+    [
+        # REFERENCE.md 8 ex. 25: 7 oro beats any 3; 1 copa ties 1 oro; 7 copa loses to any 10.
+        ("7o", "3e", "truco-15", "first"),
+        ("3b", "7o", "argentino-30", "second"),
+        ("1c", "1o", "truco-15", "parda"),
+        ("7c", "10b", "truco-15", "second"),
+        # Issue example: 1 espada vs 7 oro.
+        ("1e", "7o", "truco-15", "first"),
+        # Seed 000: a 3 beats a rey; two 6s or two reis are a parda; 3 espada vs 3 oro parda.
+        ("3c", "12e", "truco-15", "first"),
+        ("6e", "6b", "truco-15", "parda"),
+        ("12o", "12c", "truco-15", "parda"),
+        ("3e", "3o", "truco-15", "parda"),
+        ("1b", "7e", "truco-15", "first"),
+        ("7b", "7c", "truco-15", "parda"),
+        ("4e", "5e", "truco-15", "second"),
+        # Catalan (seed 004): 3 2 1 12 11 10 7 6 5 4, suits irrelevant.
+        ("1e", "2c", "truc", "second"),
+        ("1e", "1c", "truc", "parda"),
+        ("7o", "10b", "truc", "second"),
+        ("12c", "11c", "truc", "first"),
+        ("4e", "5o", "truc", "second"),
+    ],
+)
+def test_compare_without_vira(first, second, variant, winner):
+    assert compare(c(first), c(second), variant) == winner
+
+
+def test_catalan_order():
+    assert [codes(level) for level in card_order("truc")] == [
+        sorted(f"{r}{s}" for s in "ebco") for r in (3, 2, 1, 12, 11, 10, 7, 6, 5, 4)
+    ]
+
+
+# --- Paulista (seed 001 "Valor das cartas e manilhas", REFERENCE.md 3.2) ---------------------
+
+@pytest.mark.parametrize(
+    ("vira", "deck", "rank"),
+    [
+        (3, "sujo", 4),  # ex. 19 / seed 001: vira 3 -> the 4s
+        (7, "sujo", 10),  # ex. 20 / seed 001: vira 7 -> the Qs
+        (12, "sujo", 1),  # ex. 21: vira K -> As
+        (1, "sujo", 2),  # vira A -> 2s
+        (2, "sujo", 3),  # vira 2 -> 3s
+        (11, "sujo", 12),  # vira J -> Ks
+        (10, "sujo", 11),  # vira Q -> Js (Q < J < K)
+        (4, "sujo", 5),
+        (5, "sujo", 6),
+        (6, "sujo", 7),
+        (3, "limpo", 10),  # ex. 22 / seed 001: limpo, vira 3 -> the Qs
+        (12, "limpo", 1),
+        (10, "limpo", 11),
+    ],
+)
+def test_manilha_rank(vira, deck, rank):
+    assert manilha_rank(vira, deck=deck) == rank
+    assert manilha_rank(Card(vira, "o"), deck=deck) == rank
+
+
+def test_manilhas_for_vira_3_strongest_first():
+    # REFERENCE.md 8 ex. 19: 4♣ (zap), then 4♥, 4♠, 4♦.
+    manilhas = paulista_manilhas(c("3o"))
+    assert [m.code for m in manilhas] == ["4b", "4c", "4e", "4o"]
+    assert [manilha_name(m, manilhas) for m in manilhas] == ["zap", "copas", "espadilha",
+                                                              "pica-fumo"]
+    assert manilha_name(c("3e"), manilhas) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "vira", "winner"),
+    [
+        ("6o", "3e", "5c", "first"),  # ex. 23: vira 5, 6♦ beats any 3
+        ("3e", "3c", "5c", "parda"),  # ex. 23: 3♠ vs 3♥ cangou
+        ("4b", "4c", "3o", "first"),  # zap beats copas
+        ("4o", "4e", "3o", "second"),  # espadilha beats pica-fumo
+        ("4o", "3e", "3o", "first"),  # the weakest manilha beats any 3
+        ("3o", "2c", "7e", "first"),  # seed 001: 3 2 A K J Q 7 6 5 4
+        ("12c", "11c", "7e", "first"),  # K beats J
+        ("11b", "10e", "3o", "first"),  # J beats Q
+        ("1e", "12o", "3o", "first"),  # A beats K; espadas has no special ace in Paulista
+        ("1e", "1o", "3c", "parda"),
+        ("7o", "7e", "3c", "parda"),  # vira rank cards are ordinary; 7s tie
+        ("10b", "3c", "7e", "first"),  # vira 7: Q de paus is the zap
+        ("5e", "4e", "2o", "first"),
+    ],
+)
+def test_paulista_compare(first, second, vira, winner):
+    assert compare(c(first), c(second), "paulista", vira=c(vira)) == winner
+
+
+def test_paulista_compare_with_vira_rank_only():
+    assert compare(c("6o"), c("3e"), "paulista", vira=5) == "first"
+
+
+def test_paulista_order_sujo_and_limpo():
+    order = card_order("paulista", vira=7)
+    assert [codes(level) for level in order[:4]] == [["10b"], ["10c"], ["10e"], ["10o"]]
+    assert [codes(level) for level in order[4:]] == [
+        sorted(f"{r}{s}" for s in "ebco") for r in (3, 2, 1, 12, 11, 7, 6, 5, 4)
+    ]
+    limpo = card_order("paulista", vira=3, deck="limpo")
+    assert sum(len(level) for level in limpo) == 24
+    assert [codes(level) for level in limpo[4:]] == [
+        sorted(f"{r}{s}" for s in "ebco") for r in (3, 2, 1, 12, 11)
+    ]
+
+
+def test_limpo_rejects_cards_and_viras_outside_it():
+    with pytest.raises(CardError) as info:
+        compare(c("4o"), c("3e"), "paulista", vira=3, deck="limpo")
+    assert info.value.code == "not_in_deck"
+    with pytest.raises(CardError) as info:
+        manilha_rank(7, deck="limpo")
+    assert info.value.code == "not_in_deck"
+
+
+# --- Mineiro (REFERENCE.md 4, section 8 ex. 24) ----------------------------------------------
+
+def test_mineiro_manilhas():
+    assert [m.code for m in MINEIRO_MANILHAS] == ["4b", "7c", "1e", "7o"]
+    assert manilhas_for("mineiro") == MINEIRO_MANILHAS
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "winner"),
+    [
+        ("4b", "7c", "first"),
+        ("7c", "1e", "first"),
+        ("1e", "7o", "first"),
+        ("7o", "3e", "first"),  # pica-fumo beats any 3
+        ("4c", "5e", "second"),  # 4♥ is the lowest class
+        ("4c", "4o", "parda"),
+        ("1c", "1o", "parda"),  # A♥ ranks with the ordinary As
+        ("1c", "12c", "first"),
+        ("12e", "11e", "first"),  # K > J > Q
+        ("11e", "10e", "first"),
+        ("7e", "7b", "parda"),  # the other 7s are ordinary
+        ("7e", "10o", "second"),
+    ],
+)
+def test_mineiro_compare(first, second, winner):
+    assert compare(c(first), c(second), "mineiro") == winner
+
+
+# --- Uruguayan (REFERENCE.md 2.2-2.3, section 8 ex. 15, 26) ----------------------------------
+
+@pytest.mark.parametrize(
+    ("muestra", "expected"),
+    [
+        ("1e", ["2e", "4e", "5e", "11e", "10e"]),
+        ("3c", ["2c", "4c", "5c", "11c", "10c"]),
+        ("4c", ["2c", "12c", "5c", "11c", "10c"]),  # ex. 15: the 12 copa is the "4"
+        ("2o", ["12o", "4o", "5o", "11o", "10o"]),
+        ("11b", ["2b", "4b", "5b", "12b", "10b"]),
+        ("10e", ["2e", "4e", "5e", "11e", "12e"]),
+        ("6o", ["2o", "4o", "5o", "11o", "10o"]),  # ex. 16: 12 oro stays ordinary
+    ],
+)
+def test_piezas(muestra, expected):
+    assert [p.code for p in piezas(c(muestra))] == expected
+
+
+def test_uruguayan_order_muestra_copa():
+    # ex. 26: 2 copa > 4 copa > 5 copa > 11 copa > 10 copa > 1 espada; REFERENCE.md 2.3.
+    order = card_order("uruguaio", muestra=c("6c"))
+    assert [codes(level) for level in order[:9]] == [
+        ["2c"], ["4c"], ["5c"], ["11c"], ["10c"], ["1e"], ["1b"], ["7e"], ["7o"]
+    ]
+    assert codes(order[9]) == ["3b", "3c", "3e", "3o"]
+    assert codes(order[10]) == ["2b", "2e", "2o"]
+    assert codes(order[-1]) == ["4b", "4e", "4o"]
+    assert sum(len(level) for level in order) == 40
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "muestra", "winner"),
+    [
+        ("10c", "1e", "6c", "first"),  # ex. 26: the weakest pieza beats the ancho de espada
+        ("2c", "4c", "6c", "first"),
+        ("12c", "2c", "4c", "second"),  # ex. 15: 12 copa replaces the 4, second after 2 copa
+        ("12c", "5c", "4c", "first"),
+        ("12o", "12c", "6o", "parda"),  # ex. 16: 12 oro ordinary
+        ("7o", "3e", "6o", "first"),  # matas beat the 3s
+        ("2e", "2b", "6o", "parda"),
+        ("4o", "5e", "6o", "first"),  # pieza 4 de oro
+        ("4e", "5e", "6o", "second"),
+    ],
+)
+def test_uruguayan_compare(first, second, muestra, winner):
+    assert compare(c(first), c(second), "uruguaio", muestra=c(muestra)) == winner
+
+
+# --- completeness and errors ------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("variant", "kwargs"),
+    [("truco-15", {}), ("argentino-30", {}), ("gauderio", {}), ("truc", {}), ("mineiro", {}),
+     ("paulista", {"vira": 3}), ("uruguaio", {"muestra": Card(1, "e")})],
+)
+def test_every_order_holds_the_whole_deck_once(variant, kwargs):
+    order = card_order(variant, **kwargs)
+    listed = [card for level in order for card in level]
+    assert sorted(listed, key=str) == sorted(DECK, key=str)
+    assert strength_level(listed[0], order) == 1
+
+
+@pytest.mark.parametrize(
+    ("variant", "kwargs", "code"),
+    [
+        ("paulista", {}, "vira_required"),
+        ("uruguaio", {}, "muestra_required"),
+        ("truco-15", {"vira": 3}, "vira_not_used"),
+        ("mineiro", {"vira": 3}, "vira_not_used"),
+        ("paulista", {"muestra": Card(1, "e"), "vira": 3}, "muestra_not_used"),
+        ("truc", {"deck": "limpo"}, "deck_not_used"),
+        ("truco", {}, "bad_variant"),
+        ("paulista", {"vira": 3, "deck": "meio"}, "bad_deck"),
+    ],
+)
+def test_order_errors(variant, kwargs, code):
+    with pytest.raises(CardError) as info:
+        card_order(variant, **kwargs)
+    assert info.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "kwargs"),
+    [("3o", "3o", {}), ("3o", "4o", {"vira": Card(3, "o")}),
+     ("5c", "1e", {"muestra": Card(1, "e")})],
+)
+def test_compare_rejects_the_same_card_twice(first, second, kwargs):
+    variant = "paulista" if "vira" in kwargs else "uruguaio" if "muestra" in kwargs else "truc"
+    with pytest.raises(CardError) as info:
+        compare(c(first), c(second), variant, **kwargs)
+    assert info.value.code == "duplicate_card"
+
+
+def test_manilhas_for_variant_without_manilhas():
+    with pytest.raises(CardError) as info:
+        manilhas_for("truco-15")
+    assert info.value.code == "no_manilhas"
+    assert set(info.value.allowed) == {"paulista", "mineiro"}
+
+
+def test_variants_list():
+    assert set(VARIANTS) == {"truco-15", "argentino-30", "uruguaio", "paulista", "mineiro",
+                             "gauderio", "truc"}

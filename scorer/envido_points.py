@@ -1,0 +1,231 @@
+"""Envido and Flor points of a three-card hand, with the cards that make them and a one-line
+explanation; the Uruguayan muestra and its piezas.
+
+Argentine counting (seed 000 "Como se calcula o teu valor de Envido"; seed 002 "Envido";
+REFERENCE.md 1.3, 1.7): cards 1-7 count their number, 10 11 12 count 0; two cards of one suit
+make 20 + both values (three of a suit without Flor in play: the best two); no two of a suit:
+the highest single card. Range 0-7 or 20-33. With Flor in play, three of a suit is a Flor worth
+20 + all three (20-38).
+
+Uruguayan counting with a muestra (issue 3; REFERENCE.md 2.2, 2.4): the piezas (2, 4, 5, 11,
+10 of the muestra suit, or the 12 in place of the muestra's own rank) are worth 30, 29, 28,
+27, 27. Envido with a pieza = the best pieza + the best other card, suits irrelevant. Flor with
+three of a suit, two or three piezas, or one pieza and two cards of one suit: with two or more
+piezas the best pieza counts in full and the others only their last digit (29 -> 9, 28 -> 8,
+27 -> 7); with one pieza, the pieza + the other two; three of a suit without piezas, 20 + all.
+
+Pure module: no I/O. Bad input raises :class:`CardError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from scorer.card_order import piezas
+from scorer.cards import Card, check_lang, rank_label
+from scorer.errors import N_, CardError
+
+PIEZA_POINTS: tuple[int, ...] = (30, 29, 28, 27, 27)
+"""Envido value of the piezas 2, 4, 5, 11, 10 of the muestra suit (REFERENCE.md 2.4)."""
+
+_PLURAL_SUITS = {
+    "pt": {"e": "espadas", "b": "paus", "c": "copas", "o": "ouros"},
+    "es": {"e": "espadas", "b": "bastos", "c": "copas", "o": "oros"},
+    "en": {"e": "spades", "b": "clubs", "c": "hearts", "o": "diamonds"},
+}
+_NO_PAIR = {
+    "pt": "sem duas do mesmo naipe, vale a mais alta: {card} = {points}",
+    "es": "sin dos del mismo palo, vale la más alta: {card} = {points}",
+    "en": "no two of a suit, the highest card counts: {card} = {points}",
+}
+
+
+def envido_value(card: Card, muestra: Card | None = None) -> int:
+    """Envido value of one card: 1-7 their number, 10 11 12 zero; with a ``muestra``, a pieza
+    is worth 30, 29, 28, 27 or 27 (2, 4, 5, 11, 10 of its suit, the 12 standing in for the
+    muestra's own rank).
+
+    :return: 0-7, or 27-30 for a pieza.
+    Source: seed 000 "Como se calcula o teu valor de Envido"; REFERENCE.md 1.3, 2.4.
+    """
+    if muestra is not None:
+        pieces = piezas(muestra)
+        if card in pieces:
+            return PIEZA_POINTS[pieces.index(card)]
+    return card.rank if card.rank <= 7 else 0
+
+
+@dataclass(frozen=True)
+class Term:
+    """One card's share of a count: the ``card``, the ``value`` it adds, whether it is a pieza."""
+
+    card: Card
+    value: int
+    pieza: bool = False
+
+
+@dataclass(frozen=True)
+class Count:
+    """A sum of card values plus a ``bonus`` (20 for a pair or Flor, else 0); ``points`` is the total.
+
+    ``suited`` is true when the terms are cards of one suit counted with the +20 bonus.
+    """
+
+    terms: tuple[Term, ...]
+    bonus: int
+    suited: bool
+
+    @property
+    def points(self) -> int:
+        """Total: the terms' values + bonus."""
+        return sum(t.value for t in self.terms) + self.bonus
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards that make the points, in the order counted."""
+        return tuple(t.card for t in self.terms)
+
+    def explain(self, lang: str = "pt") -> str:
+        """One line such as ``"7 + 6 de ouros + 20 = 33"`` in ``lang`` (pt, es or en)."""
+        lang = check_lang(lang)
+        if any(t.pieza for t in self.terms):
+            parts = [f"{t.card.label(lang)} ({'pieza ' if t.pieza else ''}{t.value})"
+                     for t in self.terms]
+        elif self.suited:
+            values = [str(t.value) if t.card.rank <= 7 else f"0 ({rank_label(t.card.rank, lang)})"
+                      for t in self.terms]
+            link = "of" if lang == "en" else "de"
+            parts = [" + ".join(values) + f" {link} {_PLURAL_SUITS[lang][self.terms[0].card.suit]}"]
+        else:
+            return _NO_PAIR[lang].format(card=self.terms[0].card.label(lang), points=self.points)
+        bonus = [str(self.bonus)] if self.bonus else []
+        return " + ".join(parts + bonus) + f" = {self.points}"
+
+
+@dataclass(frozen=True)
+class EnvidoPoints:
+    """The Envido (and Flor) points of a hand.
+
+    Attributes:
+        hand: the three cards.
+        muestra: the Uruguayan muestra, or ``None``.
+        envido: the best Envido count; ``envido.points`` is 0-7 or 20-33 without muestra,
+            up to 37 with one (pieza 30 + 7).
+        flor: the Flor count when Flor is in play and the hand has one, else ``None``;
+            20-38 without muestra, up to 47 with one.
+    """
+
+    hand: tuple[Card, ...]
+    muestra: Card | None
+    envido: Count
+    flor: Count | None
+
+    @property
+    def points(self) -> int:
+        """Envido points (the Envido is still counted for a hand with Flor)."""
+        return self.envido.points
+
+    @property
+    def has_flor(self) -> bool:
+        """True if Flor is in play and the hand has one."""
+        return self.flor is not None
+
+    @property
+    def flor_points(self) -> int | None:
+        """Flor points, or ``None`` without a Flor."""
+        return self.flor.points if self.flor is not None else None
+
+    @property
+    def piezas(self) -> tuple[Card, ...]:
+        """The hand's piezas, strongest first (empty without muestra)."""
+        if self.muestra is None:
+            return ()
+        return tuple(p for p in piezas(self.muestra) if p in self.hand)
+
+    def explanation(self, lang: str = "pt") -> str:
+        """One line: the Flor's count if there is one, else the Envido's."""
+        return (self.flor or self.envido).explain(lang)
+
+
+def _check_hand(hand: Sequence[Card], muestra: Card | None) -> tuple[Card, ...]:
+    cards = tuple(hand)
+    if len(cards) != 3:
+        raise CardError(
+            "card_count", N_("Expected {expected} card(s) in \"{token}\", got {count}."),
+            allowed=[], token=" ".join(c.code for c in cards), expected=3, count=len(cards),
+        )
+    seen: list[Card] = [] if muestra is None else [muestra]
+    for card in cards:
+        if card in seen:
+            raise CardError(
+                "duplicate_card",
+                N_("The card {token} is used twice; each card is in the deck only once."),
+                allowed=[], token=card.code,
+            )
+        seen.append(card)
+    return cards
+
+
+def _best_by_value(terms: Sequence[Term]) -> list[Term]:
+    return sorted(terms, key=lambda t: -t.value)
+
+
+def _plain_envido(terms: Sequence[Term]) -> Count:
+    """Argentine rule on cards that are not piezas: best suited pair + 20, else highest card."""
+    pairs = [
+        Count(tuple(_best_by_value(pair)), 20, True)
+        for pair in combinations(terms, 2)
+        if pair[0].card.suit == pair[1].card.suit
+    ]
+    if pairs:
+        return max(pairs, key=lambda count: count.points)
+    return Count((_best_by_value(terms)[0],), 0, False)
+
+
+def _last_digit(term: Term) -> Term:
+    return Term(term.card, term.value % 10, term.pieza) if term.pieza else term
+
+
+def envido_points(
+    hand: Sequence[Card], *, flor: bool = False, muestra: Card | None = None
+) -> EnvidoPoints:
+    """Envido points of a three-card ``hand``, and its Flor when ``flor`` is in play.
+
+    :param hand: three different cards.
+    :param flor: whether the game is played "con flor" (REFERENCE.md 1.7); without it no Flor
+        is counted and ``flor_points`` is ``None``.
+    :param muestra: the Uruguayan muestra card (not in the hand), or ``None``.
+    :return: :class:`EnvidoPoints`; ``points`` in 0-7 or 20-33 without a muestra.
+    :raise CardError: ``card_count`` unless 3 cards; ``duplicate_card`` for a repeated card or
+        the muestra in the hand.
+    Sources: seed 000 and seed 002 "Envido"; REFERENCE.md 1.3, 1.7, 2.2, 2.4; issue 3.
+    """
+    cards = _check_hand(hand, muestra)
+    terms = [Term(c, envido_value(c, muestra), False) for c in cards]
+    if muestra is not None:
+        pieces = piezas(muestra)
+        terms = [Term(t.card, t.value, t.card in pieces) for t in terms]
+    with_pieza = _best_by_value([t for t in terms if t.pieza])
+    others = _best_by_value([t for t in terms if not t.pieza])
+
+    if with_pieza:
+        # Best pieza + the best other card, another pieza counting its last digit (REFERENCE.md
+        # 2.4; the last-digit rule for a second pieza is taken from the Flor count).
+        best, rest = with_pieza[0], [_last_digit(t) for t in with_pieza[1:]] + others
+        envido = Count((best, _best_by_value(rest)[0]), 0, False)
+    else:
+        envido = _plain_envido(terms)
+
+    flor_count: Count | None = None
+    if flor:
+        same_suit = len({c.suit for c in cards}) == 1
+        if len(with_pieza) >= 2:
+            rest = [_last_digit(t) for t in with_pieza[1:]] + others
+            flor_count = Count((with_pieza[0], *rest), 0, False)
+        elif len(with_pieza) == 1 and others[0].card.suit == others[1].card.suit:
+            flor_count = Count((with_pieza[0], *others), 0, False)
+        elif not with_pieza and same_suit:
+            flor_count = Count(tuple(_best_by_value(terms)), 20, True)
+    return EnvidoPoints(hand=cards, muestra=muestra, envido=envido, flor=flor_count)

@@ -12,3 +12,8 @@ def cli() -> None:
 from scorer.replay_cli import replay_command  # noqa: E402
 
 cli.add_command(replay_command)
+from scorer.cards_cli import compare_command, envido_command, manilha_command  # noqa: E402
+
+cli.add_command(envido_command)
+cli.add_command(manilha_command)
+cli.add_command(compare_command)

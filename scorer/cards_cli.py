@@ -48,7 +48,9 @@ def _read_vira(text: str | None, lang: str) -> Card | int | None:
         return None
     try:
         return parse_rank(text, lang)
-    except CardError:
+    except CardError as err:
+        if err.code != "bad_rank":
+            raise
         return parse_card(text, lang)
 
 

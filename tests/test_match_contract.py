@@ -1,0 +1,180 @@
+"""The engine's contract (issue #2): actions as JSON, the state, undo as replay, typed errors,
+the CLI, and the purity of the core."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from scorer.cli import cli
+from scorer.errors import RuleError, TrucoError
+from scorer.match import Match
+from tests.engine_notation import actions, play
+
+
+def test_undo_drops_the_last_action_and_replays():
+    script = "0:truco 1:quiero t0 1:retruco"
+    with_undo = Match.replay("truco-15", {}, 0, actions(script) + actions("0:quiero undo undo"))
+    without = play("truco-15", "0:truco 1:quiero t0")
+    assert with_undo.state()["score"] == without.state()["score"]
+    assert with_undo.state()["hand"] == without.state()["hand"]
+    assert with_undo.state()["log"] == without.state()["log"]
+    assert with_undo.version == len(actions(script)) + 3
+
+
+def test_undo_after_the_game_ended_resumes_it():
+    match = play("paulista", "a0+11 a1+3 s0:play w0")
+    assert match.winner == 0
+    match.apply({"type": "undo"})
+    assert match.winner is None and list(match.score) == [11, 3]
+    assert match.state()["hand"]["value"] == 3
+
+
+def test_nothing_to_undo():
+    with pytest.raises(RuleError) as caught:
+        Match("truco-15").apply({"type": "undo"})
+    assert caught.value.code == "nothing_to_undo"
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        ("truco", "bad_action"),
+        ([], "bad_action"),
+        ({}, "bad_action"),
+        ({"type": "shout"}, "bad_action"),
+        ({"type": "call", "side": 7, "call": "truco"}, "bad_side"),
+        ({"type": "call", "side": True, "call": "truco"}, "bad_side"),
+        ({"type": "call", "side": "0", "call": "truco"}, "bad_side"),
+        ({"type": "call", "side": 0, "call": "quiero"}, "bad_action"),
+        ({"type": "trick"}, "bad_action"),
+        ({"type": "trick", "winner": 2}, "bad_side"),
+        ({"type": "special_hand", "side": 0, "decision": "maybe"}, "bad_action"),
+        ({"type": "envido_points", "points": [27]}, "bad_points"),
+        ({"type": "envido_points", "points": "2730"}, "bad_points"),
+        ({"type": "adjust", "side": 0, "delta": 10**9}, "bad_delta"),
+        ({"type": "adjust", "side": 0, "delta": 1.5}, "bad_delta"),
+        ({"type": "adjust", "side": 0, "delta": 0}, "bad_delta"),
+        ({"type": "adjust", "side": 0, "delta": 16}, "bad_delta"),  # more than the target
+        ({"type": "adjust", "side": 0, "delta": -1}, "below_zero"),
+    ],
+)
+def test_bad_actions_raise_typed_errors_and_change_nothing(action, code):
+    match = play("truco-15", "0:truco")
+    before = match.state()
+    with pytest.raises(RuleError) as caught:
+        match.apply(action)
+    assert caught.value.code == code
+    assert isinstance(caught.value, TrucoError) and isinstance(caught.value, ValueError)
+    assert caught.value.message
+    assert match.state() == before
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "code"),
+    [
+        ("poker", {}, "bad_variant"),
+        ("truco-15", {"flor": True}, "bad_option"),
+        ("argentino-30", {"flor": "yes"}, "bad_option"),
+        ("argentino-30", {"target": 31}, "bad_option"),
+        ("paulista", {"all_pardas": "dealer"}, "bad_option"),
+    ],
+)
+def test_bad_match_settings(variant, options, code):
+    with pytest.raises(RuleError) as caught:
+        Match(variant, options)
+    assert caught.value.code == code
+
+
+def test_adjust_at_the_start_of_a_hand_decides_the_special_hand():
+    match = play("paulista", "a0+11")
+    assert match.state()["hand"]["special"] == "mao_de_onze"
+    match.apply({"type": "adjust", "side": 0, "delta": -1})
+    assert match.state()["hand"]["special"] is None
+
+
+def test_legal_actions_offer_exactly_the_table_choices_with_points():
+    legal = play("paulista", "0:truco").legal_actions()
+    by_kind = {(a["type"], a.get("side"), a.get("call")): a for a in legal}
+    assert by_kind[("quiero", 1, None)]["points"] is None
+    assert by_kind[("no_quiero", 1, None)]["points"] == 1 and by_kind[("no_quiero", 1, None)]["points_side"] == 0
+    assert by_kind[("call", 1, "seis")]["points"] == 6
+    assert ("quiero", 0, None) not in by_kind
+    assert ("trick", None, None) not in by_kind
+    assert ("mazo", 1, None) in by_kind and ("mazo", 0, None) not in by_kind
+    # Every listed concrete action really applies.
+    for candidate in legal:
+        if candidate["type"] in ("adjust", "envido_points"):
+            continue
+        match = play("paulista", "0:truco")
+        match.apply({k: v for k, v in candidate.items() if k not in ("points", "points_side")})
+
+
+def test_legal_actions_at_mao_de_onze_are_only_the_decision():
+    kinds = {(a["type"], a.get("side"), a.get("decision")) for a in play("paulista", "a1+11").legal_actions()}
+    assert kinds == {
+        ("special_hand", 1, "play"),
+        ("special_hand", 1, "run"),
+        ("adjust", 0, None),
+        ("adjust", 1, None),
+        ("undo", None, None),
+    }
+
+
+def test_state_has_the_contract_fields_and_a_log_in_words():
+    match = play("argentino-30", "0:real_envido 1:quiero ep29-27")
+    state = match.state(names=("Nós", "Eles"))
+    for key in ("variant", "options", "target", "score", "winner", "hand", "legal_actions", "log", "version", "stages"):
+        assert key in state
+    for key in ("number", "mano", "value", "pending", "special", "envido_open"):
+        assert key in state["hand"]
+    assert state["log"][-1]["text"] == "Real Envido quiero, 29 to 27: +3 Nós."
+    pt = {"{chain} quiero, {winner_points} to {loser_points}: +{points} {side}.": "{chain} quiero, {winner_points} a {loser_points}: +{points} {side}"}
+    translated = match.state(names=("Nós", "Eles"), translate=lambda s: pt.get(s, s))
+    assert translated["log"][-1]["text"] == "Real Envido quiero, 29 a 27: +3 Nós"
+    json.dumps(state)
+
+
+def test_cli_replay_prints_the_final_state(tmp_path):
+    path = tmp_path / "actions.jsonl"
+    path.write_text("\n".join(json.dumps(a) for a in actions("0:truco 1:quiero w0")) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["replay", "--variant", "truco-15", "--mano", "1", str(path)])
+    assert result.exit_code == 0, result.output
+    state = json.loads(result.output)
+    assert state["score"] == [2, 0] and state["hand"]["mano"] == 0
+
+
+def test_cli_replay_options_and_stdin():
+    stdin = "\n".join(json.dumps(a) for a in actions("0:flor 1:no_flor")) + "\n"
+    result = CliRunner().invoke(cli, ["replay", "--variant", "argentino-30", "--option", "flor=true"], input=stdin)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["score"] == [3, 0]
+
+
+@pytest.mark.parametrize(
+    ("lines", "code", "index"),
+    [
+        (['{"type":"call","side":0,"call":"truco"}', '{"type":"quiero","side":0}'], "own_call", 1),
+        (['{"type":"call","side":0,"call":"truco"}', "not json"], "bad_json", 1),
+    ],
+)
+def test_cli_replay_illegal_action_exits_2(lines, code, index):
+    result = CliRunner().invoke(cli, ["replay", "--variant", "truco-15"], input="\n".join(lines) + "\n")
+    assert result.exit_code == 2
+    error = json.loads(result.output)["error"]
+    assert error["code"] == code and error["index"] == index and error["message"]
+
+
+def test_cli_replay_bad_option_exits_2():
+    result = CliRunner().invoke(cli, ["replay", "--variant", "truco-15", "--option", "flor=true"], input="")
+    assert result.exit_code == 2
+    assert json.loads(result.output)["error"]["code"] == "bad_option"
+
+
+@pytest.mark.parametrize("module", ["scorer.match", "scorer.variants", "scorer.errors"])
+def test_engine_imports_neither_flask_nor_sqlite3(module):
+    code = f"import sys, {module}; print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'sqlite3', '_sqlite3')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -13,6 +13,7 @@ CREATE TABLE IF NOT EXISTS match (
     score0    INTEGER NOT NULL DEFAULT 0, -- summary after the last action (for lists)
     score1    INTEGER NOT NULL DEFAULT 0,
     winner    INTEGER CHECK (winner IN (0, 1)),
+    rematch   TEXT,                      -- id of the Revanche started from this match
     created   REAL NOT NULL,
     updated   REAL NOT NULL
 );

@@ -48,6 +48,7 @@ class MatchRow:
     version: int
     score: tuple[int, int]
     winner: int | None
+    rematch: str | None
     created: float
     updated: float
 
@@ -97,6 +98,7 @@ def _row(r: sqlite3.Row) -> MatchRow:
         version=r["version"],
         score=(r["score0"], r["score1"]),
         winner=r["winner"],
+        rematch=r["rematch"],
         created=r["created"],
         updated=r["updated"],
     )
@@ -117,29 +119,60 @@ def create_match(
     starts (named after this match's id) when it is None. The caller validates the
     settings with the engine first; this function only stores them.
     """
-    match_id, key, now = new_id(), new_edit_key(), time.time()
     db.execute("BEGIN IMMEDIATE")
     try:
-        db.execute(
-            "INSERT INTO match (id, edit_key, series, variant, options, names, mano,"
-            " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                match_id,
-                key,
-                series or match_id,
-                variant,
-                json.dumps(options, sort_keys=True),
-                json.dumps(list(names), ensure_ascii=False),
-                int(mano),
-                now,
-                now,
-            ),
-        )
+        match_id = _insert_match(db, variant, options, names, mano, series)
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
         raise
     return get_match(db, match_id)  # type: ignore[return-value]
+
+
+def _insert_match(db, variant, options, names, mano, series) -> str:
+    match_id, key, now = new_id(), new_edit_key(), time.time()
+    db.execute(
+        "INSERT INTO match (id, edit_key, series, variant, options, names, mano,"
+        " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            match_id,
+            key,
+            series or match_id,
+            variant,
+            json.dumps(options, sort_keys=True),
+            json.dumps(list(names), ensure_ascii=False),
+            int(mano),
+            now,
+            now,
+        ),
+    )
+    return match_id
+
+
+def create_rematch(db: sqlite3.Connection, match_id: str) -> MatchRow | None:
+    """The Revanche of a match: same settings, same series, created once.
+
+    The first call creates it and links it from the old match; later calls (another
+    phone, a double tap) return that same one. None if ``match_id`` does not exist.
+    """
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        old = db.execute("SELECT * FROM match WHERE id = ?", (match_id,)).fetchone()
+        if old is None:
+            db.execute("ROLLBACK")
+            return None
+        new = old["rematch"]
+        if new is None:
+            new = _insert_match(
+                db, old["variant"], json.loads(old["options"]), json.loads(old["names"]),
+                old["mano"], old["series"],
+            )
+            db.execute("UPDATE match SET rematch = ? WHERE id = ?", (new, match_id))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return get_match(db, new)
 
 
 def get_match(db: sqlite3.Connection, match_id: str) -> MatchRow | None:

@@ -1,0 +1,117 @@
+"""The web layer's bridge to the rules engine: replayed matches cached in memory.
+
+A match's state is a fold over its stored actions. Replaying a long match on every
+request would make an action's cost grow with the match, so :class:`MatchService`
+keeps the last few :class:`~scorer.match.Match` objects, each at the version it was
+built to; on a request it applies only the actions stored since then (normally none,
+or the one another phone just added). One lock serialises use of the cached objects,
+since the engine's objects are mutable and waitress serves from several threads.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from scorer import store
+from scorer.errors import RuleError
+from scorer.match import Match, normalize_action
+
+#: Outcomes of :meth:`MatchService.act`.
+APPLIED, DUPLICATE, STALE = "applied", "duplicate", "stale"
+
+
+class MatchService:
+    """Replayed matches cached by id (at most ``size``), plus the apply-and-store step."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = max(1, int(size))
+        self._cache: OrderedDict[str, Match] = OrderedDict()
+        self._lock = threading.RLock()
+
+    def _match(self, db: sqlite3.Connection, row: store.MatchRow) -> Match:
+        """The Match for ``row`` at ``row.version`` (lock held by the caller)."""
+        m = self._cache.get(row.id)
+        if m is not None and m.version <= row.version:
+            try:
+                for action in store.get_actions(db, row.id, since=m.version):
+                    m.apply(action)
+            except RuleError:
+                m = None
+        else:
+            m = None
+        if m is None or m.version != row.version:
+            m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, row.id))
+        self._cache[row.id] = m
+        self._cache.move_to_end(row.id)
+        while len(self._cache) > self.size:
+            self._cache.popitem(last=False)
+        return m
+
+    @staticmethod
+    def _state(m: Match, row: store.MatchRow, translate: Callable[[str], str] | None) -> dict[str, Any]:
+        state = m.state(names=tuple(row.names), translate=translate)
+        state["id"] = row.id
+        state["version"] = m.version
+        return state
+
+    def state(
+        self,
+        db: sqlite3.Connection,
+        row: store.MatchRow,
+        translate: Callable[[str], str] | None = None,
+    ) -> dict[str, Any]:
+        """The engine's state of the stored match, plus ``id`` and ``version``."""
+        with self._lock:
+            return self._state(self._match(db, row), row, translate)
+
+    def act(
+        self,
+        db: sqlite3.Connection,
+        match_id: str,
+        action: dict[str, Any],
+        version: int,
+        translate: Callable[[str], str] | None = None,
+    ) -> tuple[str, dict[str, Any]]:
+        """Validate ``action`` made on ``version``, store it, and return the new state.
+
+        Returns ``(outcome, state)``: ``APPLIED`` (stored, committed), ``DUPLICATE``
+        (the same action was just stored on that same version: a double tap; nothing
+        stored) or ``STALE`` (the match moved on; nothing stored). ``state`` is the
+        current one in every case.
+
+        :raise RuleError: the engine refuses the action (nothing stored).
+        :raise LookupError: the match does not exist.
+        """
+        with self._lock:
+            row = store.get_match(db, match_id)
+            if row is None:
+                raise LookupError(match_id)
+            m = self._match(db, row)
+            action = normalize_action(action)  # raises RuleError on a malformed action
+            if version != row.version:
+                outcome = STALE
+                if version == row.version - 1 and store.get_action(db, row.id, version) == action:
+                    outcome = DUPLICATE
+                return outcome, self._state(m, row, translate)
+            m.apply(action)  # raises RuleError, m unchanged
+            state = m.state(names=tuple(row.names), translate=translate)
+            if not store.append_action(db, row.id, version, action, score=state["score"], winner=state["winner"]):
+                # Another process got there first: forget our copy and report.
+                self._cache.pop(row.id, None)
+                row = store.get_match(db, match_id)
+                return STALE, self._state(self._match(db, row), row, translate)
+            state["id"] = row.id
+            state["version"] = m.version
+            return APPLIED, state
+
+    @staticmethod
+    def check_settings(variant: str, options: dict[str, Any], mano: int) -> Match:
+        """A fresh Match for these settings (the engine validates them).
+
+        :raise RuleError: unknown variant, bad option or bad mano.
+        """
+        return Match(variant, options=options, mano=mano)

@@ -1,0 +1,172 @@
+"""Reading forms and this phone's cookies (last settings, recent matches).
+
+Bad input becomes a 422 with a message in the user's language, never a 500.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any
+
+from flask import abort, request
+from flask_babel import gettext
+from werkzeug.datastructures import MultiDict
+
+from scorer import store
+from scorer.variants import VARIANTS
+from scorer.web import labels
+from scorer.web.i18n import default_names
+
+LAST_COOKIE = "last"
+RECENT_COOKIE = "recent"
+RECENT_MAX = 8
+COOKIE_AGE = 365 * 24 * 3600
+NAME_MAX = 24
+
+
+def _b64(data: Any) -> str:
+    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _unb64(text: str) -> Any:
+    try:
+        return json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return None
+
+
+def last_settings() -> dict[str, Any]:
+    """The settings of the last match created on this phone (``{}`` if none)."""
+    data = _unb64(request.cookies.get(LAST_COOKIE, ""))
+    return data if isinstance(data, dict) else {}
+
+
+def recent_matches() -> list[tuple[str, str]]:
+    """``(id, edit_key)`` of the matches opened on this phone, newest first."""
+    out = []
+    for item in request.cookies.get(RECENT_COOKIE, "").split("."):
+        match_id, _, key = item.partition(":")
+        if match_id and key:
+            out.append((match_id, key))
+    return out[:RECENT_MAX]
+
+
+def remember(response, settings: dict[str, Any] | None, row: store.MatchRow) -> None:
+    """Set this phone's cookies: the last settings (if given) and the recent matches."""
+    if settings is not None:
+        response.set_cookie(LAST_COOKIE, _b64(settings), max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+    recent = [(row.id, row.edit_key)] + [r for r in recent_matches() if r[0] != row.id]
+    value = ".".join(f"{i}:{k}" for i, k in recent[:RECENT_MAX])
+    response.set_cookie(RECENT_COOKIE, value, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
+
+
+def option_fields(variant_id: str, chosen: dict[str, Any]) -> list[dict[str, Any]]:
+    """The option controls of one variant: ``[{"key", "label", "choices": [(value, text, selected)]}]``."""
+    variant = VARIANTS.get(variant_id)
+    if variant is None:
+        return []
+    fields = []
+    for spec in variant.option_specs:
+        current = chosen.get(spec.key, spec.default)
+        if current not in spec.choices:
+            current = spec.default
+        fields.append(
+            {
+                "key": spec.key,
+                "label": gettext(spec.label),
+                "choices": [(str(c), labels.choice_label(c), c == current and type(c) is type(current))
+                            for c in spec.choices],
+            }
+        )
+    return fields
+
+
+def new_match_context(variant_id: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """Template context of the new-match form for ``variant_id`` and remembered ``settings``."""
+    if variant_id not in VARIANTS:
+        variant_id = next(iter(VARIANTS))
+    same = settings.get("variant") == variant_id
+    names = settings.get("names") if isinstance(settings.get("names"), list) else None
+    return {
+        "variants": [(v.id, v.title, gettext(v.description)) for v in VARIANTS.values()],
+        "variant": VARIANTS[variant_id],
+        "description": gettext(VARIANTS[variant_id].description),
+        "fields": option_fields(variant_id, settings.get("options", {}) if same else {}),
+        "names": names or list(default_names()),
+        "mano": settings.get("mano", 0) if settings.get("mano") in (0, 1) else 0,
+        "error": None,
+    }
+
+
+def clean_names(raw: list[Any] | tuple[Any, ...] | None) -> list[str]:
+    """Two side names, trimmed to ``NAME_MAX`` characters; blanks get the defaults.
+
+    :raise 422: not a list of two strings.
+    """
+    defaults = default_names()
+    if raw is None:
+        return list(defaults)
+    if not isinstance(raw, (list, tuple)) or len(raw) != 2 or not all(isinstance(n, str) for n in raw):
+        abort(422, gettext("Names must be two texts."))
+    return [(n.strip()[:NAME_MAX] or d) for n, d in zip(raw, defaults)]
+
+
+def settings_from_form(form: MultiDict) -> dict[str, Any]:
+    """Variant, options (typed as the variant's choices), names and mano from the form.
+
+    Options the variant does not have are ignored; an option value that is not one of
+    its choices is passed on as text so the engine refuses it with its own message.
+    """
+    variant_id = form.get("variant", "")
+    options: dict[str, Any] = {}
+    variant = VARIANTS.get(variant_id)
+    for spec in variant.option_specs if variant else ():
+        if spec.key in form:
+            text = form[spec.key]
+            typed = [c for c in spec.choices if str(c) == text]
+            options[spec.key] = typed[0] if typed else text
+    mano_text = form.get("mano", "0")
+    mano = int(mano_text) if mano_text in ("0", "1") else mano_text
+    return {
+        "variant": variant_id,
+        "options": options,
+        "names": clean_names([form.get("name0", ""), form.get("name1", "")]),
+        "mano": mano,
+    }
+
+
+def action_from_form(form: MultiDict) -> tuple[dict[str, Any], int]:
+    """The action and the version it was made on, from a button's form.
+
+    A button posts ``action`` (the action as JSON) and ``version``; the declared-Envido
+    form posts ``kind=envido_points``, ``points0`` and ``points1``.
+
+    :raise 422: missing or malformed fields.
+    """
+    try:
+        version = int(form.get("version", ""))
+    except ValueError:
+        abort(422, gettext("The form has no valid version number."))
+    if form.get("kind") == "envido_points":
+        try:
+            action = {"type": "envido_points", "points": [int(form["points0"]), int(form["points1"])]}
+        except (KeyError, ValueError):
+            abort(422, gettext("Type both sides' Envido points as numbers."))
+        return action, version
+    try:
+        action = json.loads(form.get("action", ""))
+    except ValueError:
+        action = None
+    if not isinstance(action, dict):
+        abort(422, gettext("The form has no valid action."))
+    return action, version
+
+
+def unchanged(row: store.MatchRow) -> bool:
+    """Whether the poll's ``version`` and ``rematch`` match the stored match."""
+    shown = request.args.get("version", "")
+    has_rematch = "1" if row.rematch else "0"
+    return shown == str(row.version) and request.args.get("rematch", "0") == has_rematch

@@ -1,0 +1,60 @@
+"""Languages: Flask-Babel with Portuguese (Brazil) by default, Spanish and English.
+
+The language comes from the ``lang`` cookie (set by the switch links), else from the
+browser's Accept-Language, else pt_BR.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, request
+from flask_babel import Babel, get_locale, gettext
+
+#: Supported locales, the default first.
+LANGUAGES = ("pt_BR", "es", "en")
+#: How each language is named in the switch.
+LANGUAGE_NAMES = {"pt_BR": "Português", "es": "Español", "en": "English"}
+#: The card helpers' ``lang`` argument for each locale.
+CARD_LANG = {"pt_BR": "pt", "es": "es", "en": "en"}
+COOKIE = "lang"
+
+
+def select_locale() -> str:
+    """The locale for this request: cookie, then Accept-Language, then pt_BR."""
+    languages = current_app.config["LANGUAGES"]
+    chosen = request.cookies.get(COOKIE)
+    if chosen in languages:
+        return chosen
+    return request.accept_languages.best_match(languages) or languages[0]
+
+
+def locale_code() -> str:
+    """The current locale as text (``pt_BR``, ``es`` or ``en``)."""
+    return str(get_locale() or LANGUAGES[0])
+
+
+def card_lang() -> str:
+    """The card helpers' language for the current locale (``pt``, ``es``, ``en``)."""
+    return CARD_LANG.get(locale_code(), "pt")
+
+
+def translate(message: str) -> str:
+    """Translate an engine message template (marked ``N_`` in the core) with gettext.
+
+    Placeholders stay as they are; the core fills them in after translation.
+    """
+    return gettext(message) if message else message
+
+
+def default_names() -> tuple[str, str]:
+    """The two sides' default names in the user's language ("Nós"/"Eles", ...)."""
+    return (gettext("Us"), gettext("Them"))
+
+
+def init_app(app: Flask) -> None:
+    """Attach Flask-Babel and the template globals for the language switch."""
+    Babel(app, locale_selector=select_locale)
+    app.jinja_env.globals.update(
+        LANGUAGE_NAMES=LANGUAGE_NAMES,
+        locale_code=locale_code,
+        html_lang=lambda: locale_code().replace("_", "-"),
+    )

@@ -1,0 +1,162 @@
+"""Words on the buttons: the engine's legal actions said the way the table says them.
+
+Game terms keep their table names in every language (a Paulista table says "Seis!",
+a Catalan one "Truc!"); generic words ("Trick", "Undo") go through gettext. Points are
+never computed here: they come from the engine's ``legal_actions``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask_babel import gettext, lazy_gettext
+
+#: Which table's words each variant uses.
+FAMILY = {
+    "truco-15": "rio",
+    "argentino-30": "rio",
+    "uruguaio": "rio",
+    "paulista": "br",
+    "mineiro": "br",
+    "gauderio": "gaucho",
+    "truc": "cat",
+}
+
+#: Calls, by call name (the same at every table that has the call).
+CALLS = {
+    "truco": "Truco!",
+    "retruco": "Quiero retruco!",
+    "vale_cuatro": "Quiero vale cuatro!",
+    "seis": "Seis!",
+    "nove": "Nove!",
+    "dez": "Dez!",
+    "doze": "Doze!",
+    "truc": "Truc!",
+    "retruc": "Retruc!",
+    "envido": "Envido",
+    "real_envido": "Real Envido",
+    "falta_envido": "Falta Envido",
+    "flor": "Flor!",
+    "contraflor": "Contraflor",
+    "contraflor_al_resto": "Contraflor al resto",
+}
+#: Gaúcho tables say the Argentine ladder in Portuguese.
+CALLS_GAUCHO = {"retruco": "Retruco!", "vale_cuatro": "Vale quatro!"}
+
+#: Answers and folds, by family.
+WORDS = {
+    "rio": {"quiero": "Quiero", "no_quiero": "No quiero", "mazo": "Me voy al mazo", "no_flor": "Sin flor"},
+    "br": {"quiero": "Quero!", "no_quiero": "Não quero", "mazo": "Corremos da mão", "no_flor": "Sem flor"},
+    "gaucho": {"quiero": "Quero", "no_quiero": "Não quero", "mazo": "Vou pro mazo", "no_flor": "Sem flor"},
+    "cat": {"quiero": "Vull", "no_quiero": "No vull", "mazo": "Me'n vaig", "no_flor": "Sense flor"},
+}
+
+#: The special hand's two decisions, by special-hand name.
+SPECIAL = {
+    "mao_de_onze": {"play": "Jogamos a mão de onze", "run": "Corremos"},
+    "mao_de_dez": {"play": "Jogamos a mão de dez", "run": "Corremos"},
+    "mao_de_ferro": {"play": "Jogamos", "run": "Corremos"},
+}
+SPECIAL_CAT = {"play": "Juguem", "run": "Ens n'anem"}
+
+#: Names of the special hands, pending states and stages shown on the board.
+SPECIAL_NAMES = {
+    "mao_de_onze": "Mão de onze",
+    "mao_de_dez": "Mão de dez",
+    "mao_de_ferro": "Mão de ferro",
+}
+STAGE_NAMES = {"malas": lazy_gettext("malas"), "buenas": lazy_gettext("buenas")}
+
+#: Option values shown in the new-match form.
+CHOICE_LABELS = {
+    True: lazy_gettext("Yes"),
+    False: lazy_gettext("No"),
+    "nobody": lazy_gettext("nobody scores"),
+    "mano": lazy_gettext("the mano wins"),
+    "target_minus_leader": lazy_gettext("what the leader lacks"),
+    "leader_stage": lazy_gettext("what the leader lacks in its stage (malas/buenas)"),
+    "whole_game": lazy_gettext("what the leader lacks for the game"),
+    "malas_wins_game": lazy_gettext("the game, when the leader is in the malas"),
+}
+
+#: Keys the engine adds to a legal action that are not part of the action itself.
+EXTRA_KEYS = ("points", "points_side")
+
+
+def choice_label(value: Any) -> str:
+    """How an option value is shown in the new-match form."""
+    if isinstance(value, bool) or value in CHOICE_LABELS:
+        return str(CHOICE_LABELS.get(value, value))
+    return str(value)
+
+
+def call_name(variant: str, call: str) -> str:
+    """The table's word for a call ("Seis!", "Real Envido")."""
+    if FAMILY.get(variant) == "gaucho" and call in CALLS_GAUCHO:
+        return CALLS_GAUCHO[call]
+    return CALLS.get(call, call.replace("_", " ").title())
+
+
+def action_label(variant: str, action: dict[str, Any], names: list[str] | tuple[str, str], state: dict[str, Any]) -> str:
+    """The words on the button for ``action`` (one of the engine's legal actions)."""
+    kind = action.get("type")
+    words = WORDS[FAMILY.get(variant, "rio")]
+    side = action.get("side")
+    if kind == "call":
+        return call_name(variant, action.get("call", ""))
+    if kind in words:
+        return words[kind]
+    if kind == "special_hand":
+        if variant == "truc":
+            return SPECIAL_CAT.get(action.get("decision"), "")
+        special = (state.get("hand") or {}).get("special") or "mao_de_onze"
+        return SPECIAL.get(special, SPECIAL["mao_de_onze"]).get(action.get("decision"), "")
+    if kind == "trick":
+        if action.get("winner") is None:
+            return gettext("Parda")
+        return gettext("Won the trick")
+    if kind == "hand_winner":
+        if side is None:
+            return gettext("Nobody wins the hand")
+        return gettext("Won the hand")
+    if kind == "envido_winner":
+        if (state.get("hand") or {}).get("awaiting") == "flor_winner":
+            return gettext("Won the Flor")
+        return gettext("Won the Envido")
+    if kind == "adjust":
+        delta = int(action.get("delta", 0))
+        return f"{delta:+d}"
+    if kind == "undo":
+        return gettext("Undo")
+    return str(kind)
+
+
+def action_side(action: dict[str, Any]) -> int | None:
+    """Which side's column a button goes in (None: the shared row)."""
+    if action.get("type") == "trick":
+        return action.get("winner")
+    side = action.get("side")
+    return side if side in (0, 1) else None
+
+
+def points_note(action: dict[str, Any], names: list[str] | tuple[str, str]) -> str:
+    """The points on a button, from the engine: "+3 Nós", or "worth 6" for a call."""
+    points, side = action.get("points"), action.get("points_side")
+    if points is None:
+        return ""
+    if action.get("type") == "call":
+        return gettext("worth %(points)s", points=points)
+    if side in (0, 1):
+        return f"+{points} {names[side]}"
+    return f"+{points}"
+
+
+def bare_action(action: dict[str, Any]) -> dict[str, Any]:
+    """The action dict without the engine's extra keys (what a button posts)."""
+    return {k: v for k, v in action.items() if k not in EXTRA_KEYS}
+
+
+def action_json(action: dict[str, Any]) -> str:
+    """The action as compact JSON for a hidden form field."""
+    return json.dumps(bare_action(action), separators=(",", ":"), sort_keys=True)

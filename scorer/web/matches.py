@@ -1,0 +1,249 @@
+"""Pages of a match: new match, scoreboard, actions, share, watch, live polling.
+
+Every control is a real form that posts and redirects; htmx makes the same forms
+swap the ``#scoreboard`` fragment in place. Views read the request, call the engine
+(through :mod:`scorer.web.engine`) and the store, and render.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext
+
+from scorer import store
+from scorer.errors import RuleError
+from scorer.web import board, forms, qr
+from scorer.web.db import get_db
+from scorer.web.engine import APPLIED, DUPLICATE, STALE, MatchService
+from scorer.web.i18n import default_names, translate
+
+bp = Blueprint("matches", __name__)
+
+
+def service() -> MatchService:
+    """The app's cache of replayed matches."""
+    return current_app.extensions["truco_matches"]
+
+
+def get_match_or_404(match_id: str) -> store.MatchRow:
+    """The stored match ``match_id``.
+
+    :raise 404: no match has that id.
+    """
+    row = store.get_match(get_db(), match_id)
+    if row is None:
+        abort(404, gettext("There is no match with this address."))
+    return row
+
+
+def check_key(row: store.MatchRow, key: str | None) -> None:
+    """Compare ``key`` with the match's edit key in constant time.
+
+    :raise 403: the key is missing or wrong.
+    """
+    if not key or not hmac.compare_digest(key.encode(), row.edit_key.encode()):
+        abort(403, gettext("This link cannot change the match: the edit key is missing or wrong."))
+
+
+def is_htmx() -> bool:
+    """Whether htmx made this request (it then wants a fragment, not a page)."""
+    return request.headers.get("HX-Request") == "true"
+
+
+def public_base() -> str:
+    """The base URL for links other phones open (``PUBLIC_URL`` or this request's)."""
+    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
+
+
+def board_context(row: store.MatchRow, *, key: str | None, message: str | None = None) -> dict[str, Any]:
+    """Template context of the scoreboard fragment (``key`` None = watch only)."""
+    db = get_db()
+    state = service().state(db, row, translate)
+    ctx = board.view(state)
+    ctx.update(
+        row=row,
+        key=key,
+        message=message,
+        series=store.series_tally(db, row.series) if row.series != row.id else None,
+    )
+    return ctx
+
+
+def render_board(row: store.MatchRow, *, key: str | None, message: str | None = None, status: int = 200):
+    """The scoreboard fragment for htmx, or the whole page otherwise."""
+    ctx = board_context(row, key=key, message=message)
+    template = "partials/_scoreboard.html" if is_htmx() else (
+        "matches/scoreboard.html" if key else "matches/watch.html"
+    )
+    response = make_response(render_template(template, **ctx), status)
+    response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
+    return response
+
+
+@bp.get("/")
+def new():
+    """The new-match form (variant from the query, else the last one used here)."""
+    settings = forms.last_settings()
+    variant = request.args.get("variant") or settings.get("variant") or "truco-15"
+    ctx = forms.new_match_context(variant, settings)
+    ctx["recent"] = store.get_matches(get_db(), [i for i, _k in forms.recent_matches()])
+    ctx["recent_keys"] = dict(forms.recent_matches())
+    return render_template("matches/new.html", **ctx)
+
+
+@bp.get("/options")
+def options():
+    """The options fragment of one variant (htmx swaps it in when the variant changes)."""
+    ctx = forms.new_match_context(request.args.get("variant", ""), forms.last_settings())
+    return render_template("partials/_options.html", **ctx)
+
+
+@bp.post("/matches")
+def create():
+    """Create a match from the form and go to its scoreboard.
+
+    :raise 422: unknown variant, bad option, names or mano (the form is shown again).
+    """
+    settings = forms.settings_from_form(request.form)
+    try:
+        m = service().check_settings(settings["variant"], settings["options"], settings["mano"])
+    except RuleError as e:
+        ctx = forms.new_match_context(settings["variant"], settings)
+        ctx.update(error=e.render(translate), recent=[], recent_keys={})
+        return render_template("matches/new.html", **ctx), 422
+    row = store.create_match(
+        get_db(),
+        variant=settings["variant"],
+        options=m.options,
+        names=settings["names"],
+        mano=settings["mano"],
+    )
+    response = redirect(url_for("matches.scoreboard", match_id=row.id, key=row.edit_key), 303)
+    forms.remember(response, settings, row)
+    return response
+
+
+@bp.get("/m/<match_id>/<key>")
+def scoreboard(match_id: str, key: str):
+    """The scoreboard page of a match, with its controls.
+
+    :raise 404: unknown match. :raise 403: wrong edit key.
+    """
+    row = get_match_or_404(match_id)
+    check_key(row, key)
+    response = render_board(row, key=key)
+    forms.remember(response, None, row)
+    return response
+
+
+@bp.get("/m/<match_id>/<key>/board")
+def poll(match_id: str, key: str):
+    """Live update: 204 when the shown ``version`` is current, else the fragment."""
+    row = get_match_or_404(match_id)
+    check_key(row, key)
+    if forms.unchanged(row):
+        return "", 204
+    return render_board(row, key=key)
+
+
+@bp.post("/m/<match_id>/<key>/actions")
+def act(match_id: str, key: str):
+    """Record one action made on the version the phone showed.
+
+    Answers the new scoreboard (htmx) or redirects to it; a stale version answers 409
+    and an illegal action 422, both with the current scoreboard and a short message.
+    Undo without ``confirmed`` shows a confirmation page first.
+
+    :raise 404: unknown match. :raise 403: wrong edit key. :raise 422: bad form.
+    """
+    row = get_match_or_404(match_id)
+    check_key(row, key)
+    action, version = forms.action_from_form(request.form)
+    if action.get("type") == "undo" and not request.form.get("confirmed"):
+        return render_template("matches/undo.html", row=row, key=key, version=version)
+    try:
+        outcome, _state = service().act(get_db(), row.id, action, version, translate)
+    except RuleError as e:
+        return render_board(row, key=key, message=e.render(translate), status=422)
+    row = store.get_match(get_db(), row.id)
+    if outcome == STALE:
+        message = gettext("Another phone recorded something first. This is the scoreboard now: check and tap again.")
+        return render_board(row, key=key, message=message, status=409)
+    assert outcome in (APPLIED, DUPLICATE)
+    if is_htmx():
+        return render_board(row, key=key)
+    return redirect(url_for("matches.scoreboard", match_id=row.id, key=key), 303)
+
+
+@bp.get("/m/<match_id>/<key>/undo")
+def confirm_undo(match_id: str, key: str):
+    """The Undo confirmation page (for phones without JavaScript)."""
+    row = get_match_or_404(match_id)
+    check_key(row, key)
+    return render_template("matches/undo.html", row=row, key=key, version=row.version)
+
+
+@bp.post("/m/<match_id>/<key>/revanche")
+def revanche(match_id: str, key: str):
+    """Start the Revanche (same settings, series kept) once, and go to it."""
+    row = get_match_or_404(match_id)
+    check_key(row, key)
+    new_row = store.create_rematch(get_db(), row.id)
+    response = redirect(url_for("matches.scoreboard", match_id=new_row.id, key=new_row.edit_key), 303)
+    forms.remember(response, None, new_row)
+    return response
+
+
+@bp.get("/m/<match_id>/<key>/share")
+def share(match_id: str, key: str):
+    """The share page: the edit link as a QR code, and the watch-only link."""
+    row = get_match_or_404(match_id)
+    check_key(row, key)
+    base = public_base()
+    edit_url = base + url_for("matches.scoreboard", match_id=row.id, key=key)
+    watch_url = base + url_for("matches.watch", match_id=row.id)
+    return render_template(
+        "matches/share.html",
+        row=row,
+        key=key,
+        edit_url=edit_url,
+        watch_url=watch_url,
+        edit_qr=qr.svg(edit_url),
+        watch_qr=qr.svg(watch_url),
+    )
+
+
+@bp.get("/w/<match_id>")
+def watch(match_id: str):
+    """The watch-only scoreboard (spectators, a TV): no controls.
+
+    :raise 404: unknown match.
+    """
+    return render_board(get_match_or_404(match_id), key=None)
+
+
+@bp.get("/w/<match_id>/board")
+def watch_poll(match_id: str):
+    """Live update of the watch page: 204 when unchanged, else the fragment."""
+    row = get_match_or_404(match_id)
+    if forms.unchanged(row):
+        return "", 204
+    return render_board(row, key=None)
+
+
+@bp.app_context_processor
+def inject_defaults() -> dict[str, Any]:
+    """Template globals: the default side names in the user's language."""
+    return {"default_names": default_names}

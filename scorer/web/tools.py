@@ -1,0 +1,127 @@
+"""The table's calculators: Envido points (``/envido``), manilhas (``/manilha``), and
+"which card wins?" on both. Plain GET forms; the card helpers do all the work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template, request
+from werkzeug.datastructures import MultiDict
+
+from scorer.errors import CardError, TrucoError
+from scorer.web.i18n import card_lang, translate
+
+bp = Blueprint("tools", __name__)
+
+#: The 40-card picker: ranks in the order players say them, suits with their symbols.
+RANKS = {"pt": ("A", "2", "3", "4", "5", "6", "7", "Q", "J", "K"),
+         "es": ("1", "2", "3", "4", "5", "6", "7", "10", "11", "12"),
+         "en": ("A", "2", "3", "4", "5", "6", "7", "Q", "J", "K")}
+PICKER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "Q", "J", "K")
+SUITS = ("♠", "♣", "♥", "♦")
+VARIANTS = ("truco-15", "argentino-30", "uruguaio", "paulista", "mineiro", "gauderio", "truc")
+TRUE = ("1", "true", "on", "yes")
+
+
+def _helpers():
+    # Imported on use: the calculators are the only part of the app that needs them.
+    from scorer import cards_cli
+
+    return cards_cli
+
+
+def picker() -> list[list[tuple[str, str]]]:
+    """The 40 cards as ``(value posted, text shown)``, one row per suit."""
+    shown = RANKS[card_lang()]
+    return [[(f"{r}{s}", f"{t}{s}") for r, t in zip(PICKER_RANKS, shown)] for s in SUITS]
+
+
+def typed_cards(args: MultiDict) -> str:
+    """The typed ``cards`` plus the cards ticked on the picker, as one string."""
+    return " ".join([args.get("cards", "").strip(), *args.getlist("card")]).strip()
+
+
+def envido_result(args: MultiDict) -> dict[str, Any]:
+    """``envido_json`` for the request's ``cards``/``card``, ``flor`` and ``muestra``.
+
+    :raise CardError: unreadable cards.
+    """
+    return _helpers().envido_json(
+        typed_cards(args),
+        flor=args.get("flor", "").lower() in TRUE,
+        muestra=args.get("muestra", "").strip() or None,
+        lang=card_lang(),
+    )
+
+
+def manilha_result(args: MultiDict) -> dict[str, Any]:
+    """``manilha_json`` for the request's ``vira``, ``deck`` and ``variant``.
+
+    :raise CardError: unreadable vira or bad deck/variant.
+    """
+    return _helpers().manilha_json(
+        args.get("vira", "").strip(),
+        deck=args.get("deck", "sujo"),
+        variant=args.get("variant", "paulista"),
+        lang=card_lang(),
+    )
+
+
+def compare_result(args: MultiDict) -> dict[str, Any] | None:
+    """``compare_json`` for ``first`` and ``second`` (None until both are typed).
+
+    :raise CardError: unreadable cards.
+    """
+    first, second = args.get("first", "").strip(), args.get("second", "").strip()
+    if not first or not second:
+        return None
+    return _helpers().compare_json(
+        first,
+        second,
+        variant=args.get("cvariant") or args.get("variant") or "truco-15",
+        vira=args.get("vira", "").strip() or None,
+        muestra=args.get("muestra", "").strip() or None,
+        lang=card_lang(),
+    )
+
+
+def _run(fn, args) -> tuple[Any, str | None]:
+    try:
+        return fn(args), None
+    except TrucoError as e:
+        return None, e.render(translate)
+
+
+@bp.get("/envido")
+def envido():
+    """The Envido calculator: type or tick three cards; optional Flor and muestra.
+
+    Bad cards answer 422 with the helper's message (the form stays filled in).
+    """
+    result = error = None
+    if typed_cards(request.args):
+        result, error = _run(envido_result, request.args)
+    compared, cmp_error = _run(compare_result, request.args)
+    status = 422 if error or cmp_error else 200
+    return render_template(
+        "tools/envido.html", result=result, error=error, compared=compared, cmp_error=cmp_error,
+        picker=picker(), picked=set(request.args.getlist("card")), variants=VARIANTS,
+    ), status
+
+
+@bp.get("/manilha")
+def manilha():
+    """The manilha table for a vira (sujo/limpo, Paulista/Mineiro), plus "which card wins?"."""
+    result = error = None
+    if request.args.get("vira", "").strip() or request.args.get("variant") == "mineiro":
+        result, error = _run(manilha_result, request.args)
+    compared, cmp_error = _run(compare_result, request.args)
+    status = 422 if error or cmp_error else 200
+    return render_template(
+        "tools/manilha.html", result=result, error=error, compared=compared, cmp_error=cmp_error,
+        variants=VARIANTS,
+    ), status
+
+
+__all__ = ["bp", "envido_result", "manilha_result", "compare_result", "CardError"]

@@ -17,10 +17,8 @@ from typing import Literal
 
 from scorer.cards import (
     DECK,
-    LIMPO_RANKS,
     MANILHA_NAMES,
     MANILHA_SUITS,
-    SUITS,
     Card,
     check_deck,
     deck_cards,
@@ -296,9 +294,9 @@ def compare(
 
 
 __all__ = [
-    "ARGENTINE_ORDER", "ARGENTINE_VARIANTS", "CATALAN_ORDER", "LIMPO_CYCLE", "LIMPO_RANKS",
+    "ARGENTINE_ORDER", "ARGENTINE_VARIANTS", "CATALAN_ORDER", "LIMPO_CYCLE",
     "MANILHA_VARIANTS", "MATAS", "MINEIRO_MANILHAS", "PAULISTA_CYCLE", "PIEZA_RANKS",
-    "PLAIN_RANKS", "SUITS", "VARIANTS", "Level", "Order", "Winner", "card_order",
+    "PLAIN_RANKS", "VARIANTS", "Level", "Order", "Winner", "card_order",
     "check_variant", "compare", "manilha_name", "manilha_rank", "manilhas_for",
     "paulista_manilhas", "piezas", "strength_level",
 ]

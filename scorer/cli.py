@@ -17,3 +17,6 @@ from scorer.cards_cli import compare_command, envido_command, manilha_command  #
 cli.add_command(envido_command)
 cli.add_command(manilha_command)
 cli.add_command(compare_command)
+from scorer.serve import serve_command  # noqa: E402
+
+cli.add_command(serve_command)

@@ -9,7 +9,8 @@ from typing import Any
 from flask import Blueprint, render_template, request
 from werkzeug.datastructures import MultiDict
 
-from scorer.errors import CardError, TrucoError
+from scorer import cards_cli
+from scorer.errors import TrucoError
 from scorer.web.i18n import card_lang, translate
 
 bp = Blueprint("tools", __name__)
@@ -22,13 +23,6 @@ PICKER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "Q", "J", "K")
 SUITS = ("♠", "♣", "♥", "♦")
 VARIANTS = ("truco-15", "argentino-30", "uruguaio", "paulista", "mineiro", "gauderio", "truc")
 TRUE = ("1", "true", "on", "yes")
-
-
-def _helpers():
-    # Imported on use: the calculators are the only part of the app that needs them.
-    from scorer import cards_cli
-
-    return cards_cli
 
 
 def picker() -> list[list[tuple[str, str]]]:
@@ -47,7 +41,7 @@ def envido_result(args: MultiDict) -> dict[str, Any]:
 
     :raise CardError: unreadable cards.
     """
-    return _helpers().envido_json(
+    return cards_cli.envido_json(
         typed_cards(args),
         flor=args.get("flor", "").lower() in TRUE,
         muestra=args.get("muestra", "").strip() or None,
@@ -60,7 +54,7 @@ def manilha_result(args: MultiDict) -> dict[str, Any]:
 
     :raise CardError: unreadable vira or bad deck/variant.
     """
-    return _helpers().manilha_json(
+    return cards_cli.manilha_json(
         args.get("vira", "").strip(),
         deck=args.get("deck", "sujo"),
         variant=args.get("variant", "paulista"),
@@ -76,7 +70,7 @@ def compare_result(args: MultiDict) -> dict[str, Any] | None:
     first, second = args.get("first", "").strip(), args.get("second", "").strip()
     if not first or not second:
         return None
-    return _helpers().compare_json(
+    return cards_cli.compare_json(
         first,
         second,
         variant=args.get("cvariant") or args.get("variant") or "truco-15",
@@ -123,5 +117,3 @@ def manilha():
         variants=VARIANTS,
     ), status
 
-
-__all__ = ["bp", "envido_result", "manilha_result", "compare_result", "CardError"]

@@ -1,0 +1,91 @@
+"""``truco serve``: run the phone scoreboard on waitress and show phones where to go.
+
+The addresses come from listing this machine's network interfaces (``ifaddr``); no
+packet is sent anywhere to find them. The first one is also printed as a QR code, so
+the other phones at the table scan the screen to open the app.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+
+import click
+
+#: Default database file, in the directory ``truco serve`` is started from.
+DEFAULT_DB = "truco.sqlite3"
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other phones could reach (no loopback, no link-local),
+    from the interface list; private (LAN) addresses first."""
+    import ifaddr
+
+    found: list[ipaddress.IPv4Address] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if not isinstance(ip.ip, str):
+                continue  # IPv6 entries are tuples
+            try:
+                addr = ipaddress.IPv4Address(ip.ip)
+            except ValueError:
+                continue
+            if addr.is_loopback or addr.is_link_local or addr.is_unspecified or addr in found:
+                continue
+            found.append(addr)
+    return [str(a) for a in sorted(found, key=lambda a: (not a.is_private, a))]
+
+
+def urls_for(host: str, port: int, public_url: str | None = None) -> list[str]:
+    """The URLs to print: ``public_url`` if given, else one per reachable address.
+
+    A wildcard ``host`` (0.0.0.0, ::, empty) lists the LAN addresses (or 127.0.0.1 when
+    there is none); a specific host is the only address.
+    """
+    if public_url:
+        return [public_url.rstrip("/")]
+    if host in ("0.0.0.0", "::", ""):
+        hosts = lan_addresses() or ["127.0.0.1"]
+    else:
+        hosts = [host]
+    return [f"http://{'[' + h + ']' if ':' in h else h}:{port}" for h in hosts]
+
+
+@click.command("serve")
+@click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on (0: any free port).")
+@click.option("--db", "db_path", default=DEFAULT_DB, show_default=True,
+              type=click.Path(dir_okay=False), help="SQLite file; created if missing.")
+@click.option("--public-url", default=None,
+              help="Base URL phones should open (e.g. behind a proxy); used in links and QR codes.")
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
+              help="Waitress worker threads.")
+@click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
+def serve_command(host: str, port: int, db_path: str, public_url: str | None, threads: int, no_qr: bool) -> None:
+    """Run the phone scoreboard (waitress) and print the address and a QR code to join."""
+    import waitress
+
+    from scorer.web import create_app
+    from scorer.web.qr import terminal
+
+    db = Path(db_path).expanduser().resolve()
+    app = create_app({"DATABASE": str(db), "PUBLIC_URL": public_url})
+    server = waitress.create_server(app, host=host, port=port, threads=threads)
+    urls = urls_for(host, server.effective_port, public_url)
+    click.echo(f"Database: {db}")
+    click.echo("Open on the phones at the table:")
+    for url in urls:
+        click.echo(f"  {url}/")
+    if not no_qr:
+        try:
+            click.echo(terminal(urls[0] + "/"))
+        except UnicodeEncodeError:
+            click.echo("(this terminal cannot draw the QR code)")
+    click.echo(f"Listening on {host}:{server.effective_port} (Ctrl+C to stop)", nl=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()

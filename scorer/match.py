@@ -288,12 +288,15 @@ class Match:
         self,
         names: Sequence[str] = ("Nós", "Eles"),
         translate: Callable[[str], str] | None = None,
+        log_limit: int | None = None,
     ) -> dict[str, Any]:
         """The JSON state (issue #2 "The contract").
 
         Args:
             names: the two sides' names, used in the log.
             translate: a gettext-like callable for the log's sentences (English without it).
+            log_limit: keep only the newest ``log_limit`` log entries (all when ``None``), so
+                the cost of a scoreboard does not grow with the length of the match.
 
         Returns:
             ``{"variant", "options", "target", "ends_at_once", "names", "score", "winner",
@@ -335,7 +338,7 @@ class Match:
                     **{key: value for key, value in entry.items() if key != "lines"},
                     "text": render_lines(entry["lines"], names, translate),
                 }
-                for _, _, entry in self._history
+                for _, _, entry in self._history[-log_limit if log_limit else None :]
             ],
             "version": self.version,
         }

@@ -178,3 +178,10 @@ def test_engine_imports_neither_flask_nor_sqlite3(module):
     code = f"import sys, {module}; print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'sqlite3', '_sqlite3')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_state_log_limit_keeps_the_newest_entries():
+    match = play("truco-15", "w0 w1 w0")
+    log = match.state(log_limit=2)["log"]
+    assert [entry["index"] for entry in log] == [1, 2]
+    assert len(match.state()["log"]) == 3

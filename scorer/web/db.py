@@ -10,6 +10,7 @@ import sqlite3
 
 import click
 from flask import Flask, current_app, g
+from flask.cli import with_appcontext
 
 from scorer import store
 
@@ -38,6 +39,7 @@ def init_db(app: Flask) -> None:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db_command() -> None:
     """Create the tables of the configured database (existing matches are kept)."""
     init_db(current_app)

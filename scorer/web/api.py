@@ -45,7 +45,8 @@ def json_body() -> dict[str, Any]:
 def create_match():
     """Create a match from ``{"variant", "options", "names", "mano"}``; 201 with its links."""
     data = json_body()
-    options = data.get("options") or {}
+    options = data.get("options")
+    options = {} if options is None else options
     if not isinstance(options, dict):
         abort(422, gettext("Options must be a JSON object."))
     names = forms.clean_names(data.get("names"))

@@ -1,0 +1,84 @@
+"""`truco serve`: addresses from the interface list, waitress, the terminal QR."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+from scorer import serve
+from scorer.cli import cli
+
+
+def adapter(*ips):
+    return SimpleNamespace(ips=[SimpleNamespace(ip=ip) for ip in ips])
+
+
+@pytest.fixture
+def interfaces(monkeypatch):
+    import ifaddr
+
+    fake = [adapter("127.0.0.1", ("::1", 0, 0)), adapter("203.0.113.5", "192.168.1.20", ("fe80::1", 0, 2)),
+            adapter("169.254.3.3", "192.168.1.20")]
+    monkeypatch.setattr(ifaddr, "get_adapters", lambda: fake)
+
+
+def test_lan_addresses_skip_loopback_and_link_local_private_first(interfaces):
+    assert serve.lan_addresses() == ["192.168.1.20", "203.0.113.5"]
+
+
+@pytest.mark.parametrize(
+    ("host", "port", "public", "expected"),
+    [
+        ("0.0.0.0", 8000, None, ["http://192.168.1.20:8000", "http://203.0.113.5:8000"]),
+        ("127.0.0.1", 8123, None, ["http://127.0.0.1:8123"]),
+        ("::1", 80, None, ["http://[::1]:80"]),
+        ("0.0.0.0", 8000, "https://truco.example/", ["https://truco.example"]),
+    ],
+)
+def test_urls_for(interfaces, host, port, public, expected):
+    assert serve.urls_for(host, port, public) == expected
+
+
+def test_no_interfaces_falls_back_to_loopback(monkeypatch):
+    import ifaddr
+
+    monkeypatch.setattr(ifaddr, "get_adapters", lambda: [])
+    assert serve.urls_for("0.0.0.0", 8000) == ["http://127.0.0.1:8000"]
+
+
+def test_serve_runs_waitress_and_prints_address_and_qr(interfaces, monkeypatch, tmp_path):
+    import waitress
+
+    calls = {}
+
+    class FakeServer:
+        effective_port = 8765
+
+        def run(self):
+            calls["ran"] = True
+
+        def close(self):
+            calls["closed"] = True
+
+    def create_server(app, **kw):
+        calls["app"], calls["kw"] = app, kw
+        return FakeServer()
+
+    monkeypatch.setattr(waitress, "create_server", create_server)
+    db = tmp_path / "sub" / "t.sqlite3"
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert calls["kw"] == {"host": "0.0.0.0", "port": 0, "threads": 8}
+    assert calls["ran"] and calls["closed"]
+    assert calls["app"].config["DATABASE"] == str(db.resolve())
+    assert db.exists()  # created if missing
+    assert "http://192.168.1.20:8765/" in result.output
+    assert "█" in result.output or "▀" in result.output  # the QR code
+
+
+def test_serve_help_lists_the_options():
+    result = CliRunner().invoke(cli, ["serve", "--help"])
+    for option in ("--host", "--port", "--db", "--public-url"):
+        assert option in result.output

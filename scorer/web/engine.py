@@ -52,8 +52,10 @@ class MatchService:
         return m
 
     @staticmethod
-    def _state(m: Match, row: store.MatchRow, translate: Callable[[str], str] | None) -> dict[str, Any]:
-        state = m.state(names=tuple(row.names), translate=translate)
+    def _state(
+        m: Match, row: store.MatchRow, translate: Callable[[str], str] | None, log_limit: int | None = None
+    ) -> dict[str, Any]:
+        state = m.state(names=tuple(row.names), translate=translate, log_limit=log_limit)
         state["id"] = row.id
         state["version"] = m.version
         return state
@@ -63,10 +65,12 @@ class MatchService:
         db: sqlite3.Connection,
         row: store.MatchRow,
         translate: Callable[[str], str] | None = None,
+        log_limit: int | None = None,
     ) -> dict[str, Any]:
-        """The engine's state of the stored match, plus ``id`` and ``version``."""
+        """The engine's state of the stored match, plus ``id`` and ``version``
+        (``log_limit``: only the newest log entries, for pages)."""
         with self._lock:
-            return self._state(self._match(db, row), row, translate)
+            return self._state(self._match(db, row), row, translate, log_limit)
 
     def act(
         self,

@@ -31,6 +31,9 @@ from scorer.web.i18n import default_names, translate
 
 bp = Blueprint("matches", __name__)
 
+#: Log entries shown on a scoreboard (newest first), so a page's cost stays flat.
+LOG_LIMIT = 40
+
 
 def service() -> MatchService:
     """The app's cache of replayed matches."""
@@ -70,7 +73,7 @@ def public_base() -> str:
 def board_context(row: store.MatchRow, *, key: str | None, message: str | None = None) -> dict[str, Any]:
     """Template context of the scoreboard fragment (``key`` None = watch only)."""
     db = get_db()
-    state = service().state(db, row, translate)
+    state = service().state(db, row, translate, log_limit=LOG_LIMIT)
     ctx = board.view(state)
     ctx.update(
         row=row,

@@ -1,4 +1,5 @@
--- truco-scorer's SQLite schema. Applied by scorer.store.init_db (idempotent).
+-- truco-scorer's SQLite schema at version 1: migration 1 in scorer.store.MIGRATIONS.
+-- Do not edit: later changes are new entries appended to that list.
 -- A match is its settings plus the list of actions; the state is a replay of them.
 
 CREATE TABLE IF NOT EXISTS match (

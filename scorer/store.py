@@ -18,6 +18,7 @@ import json
 import secrets
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -70,10 +71,71 @@ def connect(path: str | Path) -> sqlite3.Connection:
     return db
 
 
-def init_db(db: sqlite3.Connection) -> None:
-    """Create the tables if they do not exist yet (safe to call on every start)."""
+def _baseline(db: sqlite3.Connection) -> None:
+    """Migration 1: the tables as ``schema.sql`` creates them (``IF NOT EXISTS``, so a
+    database made before migrations existed, at ``user_version`` 0, passes through)."""
     schema = resources.files("scorer").joinpath("schema.sql").read_text(encoding="utf-8")
-    db.executescript(schema)
+    _run_script(db, schema)
+
+
+#: The schema's history, oldest first: migration ``i`` (1-based) brings a database from
+#: ``PRAGMA user_version`` ``i - 1`` to ``i``. Each entry is SQL text (statements
+#: separated by ``;``) or a function taking the connection. Only ever append; never edit
+#: or reorder an entry that has shipped.
+MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
+    _baseline,
+]
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    """Run the statements of ``script`` one by one inside the caller's transaction
+    (``executescript`` would commit first)."""
+    statement = ""
+    for piece in script.split(";"):
+        statement += piece + ";"
+        if sqlite3.complete_statement(statement):  # a ";" inside a string or trigger is not an end
+            db.execute(statement)
+            statement = ""
+
+
+def schema_version(db: sqlite3.Connection) -> int:
+    """The database's schema version (``PRAGMA user_version``; 0 for a new file)."""
+    return db.execute("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(db: sqlite3.Connection, migrations=None) -> int:
+    """Apply the migrations the database has not had yet, in order; return the version.
+
+    Each migration runs in its own ``BEGIN IMMEDIATE`` transaction together with the
+    ``user_version`` bump, so a crash leaves the database at the previous version and the
+    next start tries again; two processes starting at once do not both apply a step.
+
+    :raise RuntimeError: the database is newer than this code (a later version made it).
+    """
+    steps = MIGRATIONS if migrations is None else migrations
+    if schema_version(db) > len(steps):
+        raise RuntimeError(
+            f"database schema version {schema_version(db)} is newer than this program's {len(steps)}"
+        )
+    for number, step in enumerate(steps, start=1):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if schema_version(db) < number:
+                if callable(step):
+                    step(db)
+                else:
+                    _run_script(db, step)
+                db.execute(f"PRAGMA user_version = {number:d}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    return schema_version(db)
+
+
+def init_db(db: sqlite3.Connection) -> None:
+    """Create or upgrade the tables (:func:`migrate`; safe to call on every start)."""
+    migrate(db)
 
 
 def new_id() -> str:

@@ -36,7 +36,9 @@ class MatchRow:
 
     ``names`` is a 2-tuple of strings, ``options`` a dict, ``mano`` 0 or 1 (the side
     that is mano in hand 1), ``version`` the number of actions stored, ``score`` the
-    tentos after the last action, ``winner`` None while the game goes on.
+    tentos after the last action, ``winner`` None while the game goes on. ``best_of``
+    is the length of its Revanche series (1, 3 or 5 games); ``players`` is None or the
+    players' names per side, ``((a1, a2[, a3]), (b1, b2[, b3]))``, for 4 or 6 players.
     """
 
     id: str
@@ -52,6 +54,8 @@ class MatchRow:
     rematch: str | None
     created: float
     updated: float
+    best_of: int = 1
+    players: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
 
 def connect(path: str | Path) -> sqlite3.Connection:
@@ -84,6 +88,9 @@ def _baseline(db: sqlite3.Connection) -> None:
 #: or reorder an entry that has shipped.
 MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     _baseline,
+    # 2: the Revanche series' length and the optional players' names and seats (issue 7).
+    "ALTER TABLE match ADD COLUMN best_of INTEGER NOT NULL DEFAULT 1 CHECK (best_of IN (1, 3, 5));"
+    "ALTER TABLE match ADD COLUMN players TEXT",
 ]
 
 
@@ -163,7 +170,16 @@ def _row(r: sqlite3.Row) -> MatchRow:
         rematch=r["rematch"],
         created=r["created"],
         updated=r["updated"],
+        best_of=r["best_of"],
+        players=_players(r["players"]),
     )
+
+
+def _players(text: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    if not text:
+        return None
+    a, b = json.loads(text)
+    return (tuple(a), tuple(b))
 
 
 def create_match(
@@ -174,16 +190,19 @@ def create_match(
     names: tuple[str, str] | list[str],
     mano: int,
     series: str | None = None,
+    best_of: int = 1,
+    players: Any = None,
 ) -> MatchRow:
     """Store a new match with no actions and return it (with its new id and edit key).
 
     ``series`` is the series id of the match this one is a Revanche of; a new series
-    starts (named after this match's id) when it is None. The caller validates the
-    settings with the engine first; this function only stores them.
+    starts (named after this match's id) when it is None. ``best_of`` (1, 3 or 5) and
+    ``players`` (None or two equal-length lists of names) as in :class:`MatchRow`. The
+    caller validates the settings first; this function only stores them.
     """
     db.execute("BEGIN IMMEDIATE")
     try:
-        match_id = _insert_match(db, variant, options, names, mano, series)
+        match_id = _insert_match(db, variant, options, names, mano, series, best_of, players)
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")
@@ -191,11 +210,11 @@ def create_match(
     return get_match(db, match_id)  # type: ignore[return-value]
 
 
-def _insert_match(db, variant, options, names, mano, series) -> str:
+def _insert_match(db, variant, options, names, mano, series, best_of=1, players=None) -> str:
     match_id, key, now = new_id(), new_edit_key(), time.time()
     db.execute(
         "INSERT INTO match (id, edit_key, series, variant, options, names, mano,"
-        " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " created, updated, best_of, players) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             match_id,
             key,
@@ -206,16 +225,20 @@ def _insert_match(db, variant, options, names, mano, series) -> str:
             int(mano),
             now,
             now,
+            int(best_of),
+            None if players is None else json.dumps([list(p) for p in players], ensure_ascii=False),
         ),
     )
     return match_id
 
 
-def create_rematch(db: sqlite3.Connection, match_id: str) -> MatchRow | None:
+def create_rematch(db: sqlite3.Connection, match_id: str, *, new_series: bool = False) -> MatchRow | None:
     """The Revanche of a match: same settings, same series, created once.
 
     The first call creates it and links it from the old match; later calls (another
     phone, a double tap) return that same one. None if ``match_id`` does not exist.
+    ``new_series`` (the old series is decided): the Revanche starts a series of its own,
+    of the same length.
     """
     db.execute("BEGIN IMMEDIATE")
     try:
@@ -227,7 +250,8 @@ def create_rematch(db: sqlite3.Connection, match_id: str) -> MatchRow | None:
         if new is None:
             new = _insert_match(
                 db, old["variant"], json.loads(old["options"]), json.loads(old["names"]),
-                old["mano"], old["series"],
+                old["mano"], None if new_series else old["series"], old["best_of"],
+                _players(old["players"]),
             )
             db.execute("UPDATE match SET rematch = ? WHERE id = ?", (new, match_id))
         db.execute("COMMIT")
@@ -320,3 +344,8 @@ def series_tally(db: sqlite3.Connection, series: str) -> tuple[int, int]:
         (series,),
     ).fetchone()
     return (r["a"], r["b"])
+
+
+def series_games(db: sqlite3.Connection, series: str) -> int:
+    """How many matches (games, chicos) a Revanche series has started so far."""
+    return db.execute("SELECT COUNT(*) FROM match WHERE series = ?", (series,)).fetchone()[0]

@@ -83,3 +83,30 @@ def test_rematch_created_once_and_series_tally(db):
 def test_constraints(db):
     with pytest.raises(sqlite3.IntegrityError):
         new(db, mano=2)
+
+
+def test_series_length_and_players_are_stored_and_kept_by_the_revanche(db):
+    players = [["Ana", "Beto", "Caio"], ["Duda", "Eva", "Fábio"]]
+    row = new(db, best_of=3, players=players)
+    assert row.best_of == 3
+    assert row.players == (("Ana", "Beto", "Caio"), ("Duda", "Eva", "Fábio"))
+    again = store.create_rematch(db, row.id)
+    assert (again.best_of, again.players, again.series) == (3, row.players, row.series)
+    assert store.series_games(db, row.series) == 2
+
+
+def test_revanche_after_a_decided_series_starts_a_new_one(db):
+    row = new(db, best_of=3)
+    fresh = store.create_rematch(db, row.id, new_series=True)
+    assert fresh.series == fresh.id != row.series
+    assert fresh.best_of == 3 and store.series_games(db, fresh.series) == 1
+
+
+def test_defaults_without_series_or_players(db):
+    row = new(db)
+    assert (row.best_of, row.players) == (1, None)
+
+
+def test_series_length_is_checked_by_the_database(db):
+    with pytest.raises(sqlite3.IntegrityError):
+        new(db, best_of=4)

@@ -18,7 +18,7 @@ from scorer.errors import TrucoError
 from scorer.variants import VARIANTS
 from scorer.web import forms, tools
 from scorer.web.db import get_db
-from scorer.web.engine import STALE
+from scorer.web.engine import DUPLICATE, STALE
 from scorer.web.i18n import translate
 from scorer.web.matches import check_key, get_match_or_404, public_base, service
 
@@ -77,8 +77,8 @@ def get_match(match_id: str):
 def post_action(match_id: str):
     """Apply ``{"action": {...}, "version": N}``; answers the new state.
 
-    :raise 403: no or wrong ``X-Edit-Key``. :raise 409: stale version (body has the
-    current ``state``). :raise 422: bad JSON or an action the engine refuses.
+    :raise 403: no or wrong ``X-Edit-Key``. :raise 409: stale version, or the same action already
+    recorded on it (``already_recorded``; body has the current ``state``). :raise 422: bad JSON or an action the engine refuses.
     """
     row = get_match_or_404(match_id)
     check_key(row, request.headers.get("X-Edit-Key"))
@@ -93,6 +93,9 @@ def post_action(match_id: str):
     if outcome == STALE:
         message = gettext("Another phone recorded something first. This is the scoreboard now: check and tap again.")
         return jsonify(error={"code": "stale_version", "message": message, "allowed": []}, state=state), 409
+    if outcome == DUPLICATE:  # a double tap or a retry: recorded once, by the first request
+        message = gettext("This action was already recorded on that version; nothing was added.")
+        return jsonify(error={"code": "already_recorded", "message": message, "allowed": []}, state=state), 409
     return jsonify(state)
 
 

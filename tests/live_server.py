@@ -1,0 +1,106 @@
+"""A real ``truco serve`` process on a free 127.0.0.1 port, and a small JSON client for it.
+
+Used by the race, crash and schemathesis tests. The server prints
+``Listening on 127.0.0.1:<port>`` once its socket is bound; :func:`start` waits for that
+line (bounded by ``timeout``), so no test sleeps to synchronise.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+TRUCO = Path(sys.executable).with_name("truco")
+LISTENING = re.compile(r"Listening on 127\.0\.0\.1:(\d+)")
+
+
+class Server:
+    """One ``truco serve`` process: ``port``, ``stop()``, ``kill()`` (SIGKILL)."""
+
+    def __init__(self, db: Path, timeout: float = 20.0, threads: int = 8) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        cmd = [str(TRUCO), "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db),
+               "--no-qr", "--threads", str(threads)]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        self.output: list[str] = []
+        lines: queue.Queue[str | None] = queue.Queue()
+
+        def pump() -> None:
+            for line in self.proc.stdout:
+                self.output.append(line)
+                lines.put(line)
+            self.proc.stdout.close()
+            lines.put(None)
+
+        self._pump = threading.Thread(target=pump, daemon=True)
+        self._pump.start()
+        while True:
+            try:
+                line = lines.get(timeout=timeout)
+            except queue.Empty:
+                self.kill()
+                raise RuntimeError("truco serve did not start: " + "".join(self.output)) from None
+            if line is None:
+                raise RuntimeError("truco serve exited: " + "".join(self.output))
+            if found := LISTENING.search(line):
+                self.port = int(found.group(1))
+                break
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def kill(self) -> None:
+        """``kill -9``: no clean shutdown, no chance to flush anything."""
+        self.proc.kill()
+        self.proc.wait(timeout=10)
+        self._pump.join(timeout=10)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self._pump.join(timeout=10)
+
+
+class Client:
+    """A keep-alive HTTP/1.1 connection to 127.0.0.1 that speaks JSON."""
+
+    def __init__(self, port: int, timeout: float = 10.0) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+
+    def request(self, method: str, path: str, body=None, headers=None, raw: bytes | None = None):
+        """``(status, json or text, headers)``; ``body`` is sent as JSON, ``raw`` as is."""
+        headers = dict(headers or {})
+        data = raw
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        try:
+            self.conn.request(method, path, body=data, headers=headers)
+            r = self.conn.getresponse()
+            payload = r.read()
+        except (http.client.HTTPException, OSError):
+            self.conn.close()
+            raise
+        text = payload.decode("utf-8", "replace")
+        is_json = r.getheader("Content-Type", "").startswith("application/json")
+        return r.status, (json.loads(text) if is_json and text else text), r.headers
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def plain_action(legal: dict) -> dict:
+    """An action to post from an entry of ``legal_actions`` (drops the points it pays)."""
+    return {k: v for k, v in legal.items() if k not in ("points", "points_side")}

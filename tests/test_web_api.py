@@ -104,7 +104,10 @@ def test_repeated_request_records_once(client):
     action = {"type": "hand_winner", "side": 0}
     assert post(client, m, action, 0).status_code == 200
     r = post(client, m, action, 0)
-    assert r.status_code == 200 and r.get_json()["version"] == 1 and r.get_json()["score"] == [1, 0]
+    # A retry (or another phone with the same tap) is told it was already recorded, and
+    # gets the state, so every client can tell which request counted.
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "already_recorded"
+    assert r.get_json()["state"]["version"] == 1 and r.get_json()["state"]["score"] == [1, 0]
 
 
 @pytest.mark.parametrize(

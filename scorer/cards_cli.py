@@ -67,7 +67,8 @@ def envido_json(
 
     :param cards: three cards as people type them (see :func:`scorer.cards.parse_cards`).
     :param flor: the game is played "con flor".
-    :param muestra: the Uruguayan muestra card, typed in, or ``None``.
+    :param muestra: the Uruguayan muestra card, typed in, or ``None``. Uruguayan truco is
+        always played with Flor (REFERENCE.md 2.4; issue #2), so a muestra puts Flor in play.
     :param lang: ``pt``, ``es`` or ``en`` for reading the cards and writing names.
     :return: ``{"hand", "muestra", "piezas", "points", "cards", "flor", "flor_points",
         "flor_cards", "explanation", "envido_explanation", "names", "lang"}``; cards are
@@ -79,7 +80,7 @@ def envido_json(
     lang = check_lang(lang)
     muestra_card = _read_muestra(muestra, lang)
     hand = parse_hand(cards, lang, count=3)
-    result = envido_points(hand, flor=flor, muestra=muestra_card)
+    result = envido_points(hand, flor=flor or muestra_card is not None, muestra=muestra_card)
     shown = list(hand) + ([muestra_card] if muestra_card else [])
     return {
         "hand": [c.code for c in hand],

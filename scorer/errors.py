@@ -48,14 +48,34 @@ class TrucoError(ValueError):
         """The message in English, placeholders filled in."""
         return self.render()
 
-    def render(self, translate: Callable[[str], str] | None = None) -> str:
-        """The message translated by ``translate`` (e.g. Flask-Babel's gettext), then filled in."""
-        template = translate(self.template) if translate else self.template
-        return template.format(**self.params)
+    def render(
+        self,
+        translate: Callable[[str], str] | None = None,
+        names: Sequence[str] | None = None,
+    ) -> str:
+        """The message translated by ``translate`` (e.g. Flask-Babel's gettext), then filled in.
 
-    def to_json(self, translate: Callable[[str], str] | None = None) -> dict[str, Any]:
+        Params named ``side`` or ``*_side`` hold a side (0 or 1) and are written as
+        ``names[side]`` (``"side 0"``/``"side 1"`` without names).
+        """
+        template = translate(self.template) if translate else self.template
+        sides = list(names) if names else ["side 0", "side 1"]
+        params = {
+            key: sides[value] if _is_side_param(key, value) else value for key, value in self.params.items()
+        }
+        return template.format(**params)
+
+    def to_json(
+        self,
+        translate: Callable[[str], str] | None = None,
+        names: Sequence[str] | None = None,
+    ) -> dict[str, Any]:
         """``{"code", "message", "allowed"}``: the JSON form used by the CLI and the API."""
-        return {"code": self.code, "message": self.render(translate), "allowed": self.allowed}
+        return {"code": self.code, "message": self.render(translate, names), "allowed": self.allowed}
+
+
+def _is_side_param(key: str, value: Any) -> bool:
+    return (key == "side" or key.endswith("_side")) and type(value) is int and value in (0, 1)
 
 
 class RuleError(TrucoError):

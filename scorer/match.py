@@ -505,8 +505,15 @@ class Match:
         core.score[side] += points
         if self.variant.ends_at_once and core.score[side] >= self.target:
             core.score[side] = self.target
-            core.winner = side
+            self._finish(core, side)
             lines.append((N_("{side} reach {target} and win the game."), {"side": side, "target": self.target}))
+
+    @staticmethod
+    def _finish(core: _Core, winner: int) -> None:
+        """The game is over: record the winner; nothing in the hand waits any more."""
+        core.winner = winner
+        hand = core.hand
+        hand.awaiting, hand.truco_pending, hand.envido_pending, hand.flor_pending = None, None, False, False
 
     def _check_end_of_hand_target(self, core: _Core, lines: list[LogLine]) -> None:
         """Gaudério: the target is checked at the end of the hand; the higher total wins,
@@ -517,7 +524,7 @@ class Match:
         if a == b:
             lines.append((N_("Both sides passed {target} with equal totals: another hand."), {"target": self.target}))
             return
-        core.winner = 0 if a > b else 1
+        self._finish(core, 0 if a > b else 1)
         lines.append((N_("{side} win the game {points} to {other}."), {"side": core.winner, "points": max(a, b), "other": min(a, b)}))
 
     def _end_hand(self, core: _Core, winner: int | None, points: int, lines: list[LogLine]) -> None:
@@ -530,7 +537,8 @@ class Match:
             self._award(core, winner, points, lines)
         if not self.variant.ends_at_once:
             self._check_end_of_hand_target(core, lines)
-        core.hand = self._new_hand(hand.number + 1, 1 - hand.mano, core.score)
+        if core.winner is None:
+            core.hand = self._new_hand(hand.number + 1, 1 - hand.mano, core.score)
 
     def _require_side_to_answer(self, hand: Hand, side: int) -> dict[str, Any]:
         pending = self._pending(hand)
@@ -965,7 +973,8 @@ class Match:
             core.score[side] += delta
         else:
             self._award(core, side, delta, lines)
-            if not self.variant.ends_at_once:
+            if not self.variant.ends_at_once and core.hand.actions == 0:
+                # Between hands only: mid-hand the target is checked when the hand ends (seed 002).
                 self._check_end_of_hand_target(core, lines)
         hand = core.hand
         if hand.actions == 0 and core.winner is None:
@@ -980,7 +989,7 @@ class Match:
 def _check_side(value: Any, name: str, *, allow_none: bool = False) -> None:
     if value is None and allow_none:
         return
-    if isinstance(value, bool) or value not in SIDES:
+    if type(value) is not int or value not in SIDES:
         raise RuleError(
             "bad_side",
             N_("{name} must be 0 or 1."),
@@ -1003,7 +1012,7 @@ def normalize_action(action: Any) -> dict[str, Any]:
     if not isinstance(action, Mapping):
         raise RuleError("bad_action", N_("An action must be a JSON object with a type."), allowed=list(ACTION_TYPES))
     kind = action.get("type")
-    if kind not in ACTION_TYPES:
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise RuleError(
             "bad_action",
             N_("Unknown action type {kind}."),
@@ -1015,11 +1024,13 @@ def normalize_action(action: Any) -> dict[str, Any]:
         _check_side(action.get("side"), "side")
         clean["side"] = action["side"]
     if kind == "hand_winner":
-        _check_side(action.get("side"), "side", allow_none=True)
-        clean["side"] = action.get("side")
+        if "side" not in action:
+            raise RuleError("bad_action", N_("The hand's winner needs a side (0, 1, or null for nobody)."), allowed=[0, 1, None])
+        _check_side(action["side"], "side", allow_none=True)
+        clean["side"] = action["side"]
     if kind == "call":
         call = action.get("call")
-        if call not in CALL_NAMES:
+        if not isinstance(call, str) or call not in CALL_NAMES:
             raise RuleError("bad_action", N_("Unknown call {call}."), allowed=list(CALL_NAMES), call=str(call)[:40])
         clean["call"] = call
     if kind == "trick":

@@ -32,7 +32,7 @@ def _fail(code: str, message: str, index: int | None) -> None:
 @click.option("--variant", "variant_id", required=True, type=click.Choice(sorted(VARIANTS)), help="Variant id.")
 @click.option("--option", "raw_options", multiple=True, metavar="KEY=VALUE", help="A variant option; repeatable.")
 @click.option("--mano", type=click.IntRange(0, 1), default=0, show_default=True, help="Side that is mano in hand 1.")
-@click.argument("actions_file", type=click.File("r", encoding="utf-8"), default="-")
+@click.argument("actions_file", type=click.File("rb"), default="-")
 def replay_command(variant_id: str, raw_options: tuple[str, ...], mano: int, actions_file: Any) -> None:
     """Read one JSON action per line (stdin without FILE) and print the final state as JSON.
 
@@ -45,14 +45,20 @@ def replay_command(variant_id: str, raw_options: tuple[str, ...], mano: int, act
     except TrucoError as error:
         _fail(error.code, error.message, None)
     index = -1
-    for line in actions_file:
-        if not line.strip():
+    for raw in actions_file:
+        if not raw.strip():
             continue
         index += 1
+        try:
+            line = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            _fail("bad_encoding", "Line is not UTF-8 text.", index)
         try:
             action = json.loads(line)
         except json.JSONDecodeError as error:
             _fail("bad_json", f"Line is not JSON: {error.msg}.", index)
+        except (ValueError, RecursionError):
+            _fail("bad_json", "Line is JSON too deep or with a number too long to read.", index)
         try:
             match.apply(action)
         except TrucoError as error:

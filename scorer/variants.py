@@ -214,6 +214,8 @@ class Variant:
         """
         specs = {spec.key: spec for spec in self.option_specs}
         resolved = {key: spec.default for key, spec in specs.items()}
+        if options is not None and not isinstance(options, Mapping):
+            raise RuleError("bad_option", N_("Options must be a JSON object of key and value."), allowed=sorted(specs))
         for key, value in (options or {}).items():
             spec = specs.get(key)
             if spec is None:
@@ -224,7 +226,7 @@ class Variant:
                     variant=self.id,
                     key=str(key),
                 )
-            if value not in spec.choices or isinstance(value, bool) != isinstance(spec.default, bool):
+            if type(value) is not type(spec.default) or value not in spec.choices:
                 raise RuleError(
                     "bad_option",
                     N_("Option {key} cannot be {value}; choose one of {choices}."),

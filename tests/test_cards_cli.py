@@ -255,3 +255,12 @@ def test_manilha_json_junk_only_raises_card_error(vira, deck):
     except CardError:
         return
     assert len(data["manilhas"]) == 4
+
+
+def test_a_muestra_puts_flor_in_play():
+    """REFERENCE.md §8 example 17: muestra 6 oro; 2 oro, 4 oro, 7 copa is a Flor (two piezas)
+    worth 46 -- Uruguayan truco always plays Flor, so no --flor is needed (found by the breaker)."""
+    from scorer.cards_cli import envido_json
+
+    result = envido_json("2o 4o 7c", muestra="6o")
+    assert result["flor"] is True and result["flor_points"] == 46

@@ -185,3 +185,79 @@ def test_state_log_limit_keeps_the_newest_entries():
     log = match.state(log_limit=2)["log"]
     assert [entry["index"] for entry in log] == [1, 2]
     assert len(match.state()["log"]) == 3
+
+
+# Bugs found by trying to break the engine: each gets the test that would have caught it.
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        ({"type": "call", "side": 0.0, "call": "truco"}, "bad_side"),  # JSON 0.0 is not a side
+        ({"type": "mazo", "side": 1.0}, "bad_side"),
+        ({"type": "trick", "winner": 1.0}, "bad_side"),
+        ({"type": "call", "side": 0, "call": ["truco"]}, "bad_action"),
+        ({"type": ["call"], "side": 0}, "bad_action"),
+        ({"type": "hand_winner"}, "bad_action"),  # a missing side is not "nobody"
+    ],
+)
+def test_malformed_actions_found_by_the_breaker(action, code):
+    match = play("paulista", "0:truco 1:quiero")
+    before = match.state()
+    with pytest.raises(RuleError) as caught:
+        match.apply(action)
+    assert caught.value.code == code
+    assert match.state() == before
+
+
+@pytest.mark.parametrize("options", ["abc", {"target": 30.0}, {"flor": 1}])
+def test_malformed_options_found_by_the_breaker(options):
+    with pytest.raises(RuleError) as caught:
+        Match("argentino-30", options)
+    assert caught.value.code == "bad_option"
+
+
+@pytest.mark.parametrize(
+    ("variant", "script"),
+    [("mineiro", "a0+10 a1+10 0:mazo"), ("truc", "a0+11 a1+11 w1"), ("truco-15", "a0+13 0:truco 1:envido 0:quiero ew1 undo ew0")],
+)
+def test_nothing_waits_in_the_hand_once_the_game_is_over(variant, script):
+    hand = play(variant, script).state()["hand"]
+    assert hand["awaiting"] is None and hand["pending"] is None
+
+
+def test_gauderio_correction_mid_hand_waits_for_the_end_of_the_hand():
+    match = play("gauderio", "0:truco 1:quiero a0+12")
+    assert match.winner is None
+    match.apply({"type": "hand_winner", "side": 1})
+    assert match.winner == 0
+
+
+def test_error_messages_name_the_sides():
+    with pytest.raises(RuleError) as caught:
+        play("truco-15", "0:truco 0:quiero")
+    assert caught.value.render(names=("Nós", "Eles")) == "Nós made the truco call; the other side must answer it."
+    assert "side 0" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b'\xff\xfe{"type":"undo"}\n',
+        b"[" * 100000 + b"]" * 100000 + b"\n",
+        b'{"type":"adjust","side":0,"delta":' + b"9" * 5000 + b"}\n",
+    ],
+)
+def test_cli_replay_unreadable_input_exits_2(payload, tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(payload)
+    result = CliRunner().invoke(cli, ["replay", "--variant", "truco-15", str(path)])
+    assert result.exit_code == 2, result.output
+    assert json.loads(result.output)["error"]["index"] == 0
+
+
+def test_cli_replay_accepts_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"type":"hand_winner","side":0}\n')
+    result = CliRunner().invoke(cli, ["replay", "--variant", "truco-15", str(path)])
+    assert result.exit_code == 0 and json.loads(result.output)["score"] == [1, 0]

@@ -25,9 +25,9 @@ from scorer.web.matches import check_key, get_match_or_404, public_base, service
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def error_json(e: TrucoError, status: int = 422):
-    """``{"error": {"code", "message", "allowed"}}`` with ``status``."""
-    return jsonify(error=e.to_json(translate)), status
+def error_json(e: TrucoError, status: int = 422, names: Any = None):
+    """``{"error": {"code", "message", "allowed"}}`` with ``status`` (``names``: the sides' names)."""
+    return jsonify(error=e.to_json(translate, names)), status
 
 
 def json_body() -> dict[str, Any]:
@@ -89,7 +89,7 @@ def post_action(match_id: str):
     try:
         outcome, state = service().act(get_db(), row.id, action, version, translate)
     except TrucoError as e:
-        return error_json(e)
+        return error_json(e, names=row.names)
     if outcome == STALE:
         message = gettext("Another phone recorded something first. This is the scoreboard now: check and tap again.")
         return jsonify(error={"code": "stale_version", "message": message, "allowed": []}, state=state), 409

@@ -179,7 +179,7 @@ def act(match_id: str, key: str):
     try:
         outcome, _state = service().act(get_db(), row.id, action, version, translate)
     except RuleError as e:
-        return render_board(row, key=key, message=e.render(translate), status=422)
+        return render_board(row, key=key, message=e.render(translate, row.names), status=422)
     row = store.get_match(get_db(), row.id)
     if outcome == STALE:
         message = gettext("Another phone recorded something first. This is the scoreboard now: check and tap again.")

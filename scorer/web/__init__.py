@@ -42,7 +42,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     "DATABASE": tmp_path / "t.sqlite3"}``. Settings: ``DATABASE`` (SQLite file path;
     default ``instance/truco.sqlite3``), ``PUBLIC_URL`` (base URL put in share links
     and QR codes; default: the URL the request came in on), ``MATCH_CACHE_SIZE``
-    (replayed matches kept in memory).
+    (replayed matches kept in memory), ``MAX_CONTENT_LENGTH`` (bytes of a request body;
+    more is a 413), ``MAX_ACTIONS`` (actions one match can hold; a real one has a few
+    hundred).
     """
     app = Flask(
         __name__,
@@ -58,6 +60,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="pt_BR",
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE_DIR / "translations"),
         MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_ACTIONS=5000,
         JSON_SORT_KEYS=False,
     )
     if test_config is not None:
@@ -66,7 +69,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     i18n.init_app(app)
-    app.extensions["truco_matches"] = MatchService(app.config["MATCH_CACHE_SIZE"])
+    app.extensions["truco_matches"] = MatchService(app.config["MATCH_CACHE_SIZE"], app.config["MAX_ACTIONS"])
 
     from scorer.web import api, errors, labels, lang, matches, tools
 

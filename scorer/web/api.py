@@ -35,7 +35,10 @@ def json_body() -> dict[str, Any]:
 
     :raise 422: the body is not a JSON object.
     """
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # nested too deep for the parser: not a JSON object we can read
+        data = None
     if not isinstance(data, dict):
         abort(422, gettext("The body must be a JSON object."))
     return data

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from scorer import store
-from scorer.errors import RuleError
+from scorer.errors import N_, RuleError
 from scorer.match import Match, normalize_action
 
 #: Outcomes of :meth:`MatchService.act`.
@@ -27,8 +27,9 @@ APPLIED, DUPLICATE, STALE = "applied", "duplicate", "stale"
 class MatchService:
     """Replayed matches cached by id (at most ``size``), plus the apply-and-store step."""
 
-    def __init__(self, size: int = 64) -> None:
+    def __init__(self, size: int = 64, max_actions: int = 5000) -> None:
         self.size = max(1, int(size))
+        self.max_actions = int(max_actions)
         self._cache: OrderedDict[str, Match] = OrderedDict()
         self._lock = threading.RLock()
 
@@ -87,7 +88,8 @@ class MatchService:
         stored) or ``STALE`` (the match moved on; nothing stored). ``state`` is the
         current one in every case.
 
-        :raise RuleError: the engine refuses the action (nothing stored).
+        :raise RuleError: the engine refuses the action, or the match already holds
+            ``max_actions`` actions (``too_many_actions``); nothing stored.
         :raise LookupError: the match does not exist.
         """
         with self._lock:
@@ -101,6 +103,12 @@ class MatchService:
                 if version == row.version - 1 and store.get_action(db, row.id, version) == action:
                     outcome = DUPLICATE
                 return outcome, self._state(m, row, translate)
+            if row.version >= self.max_actions:
+                raise RuleError(
+                    "too_many_actions",
+                    N_("This match already has {limit} actions, the most one match can hold: start a new one."),
+                    limit=self.max_actions,
+                )
             m.apply(action)  # raises RuleError, m unchanged
             state = m.state(names=tuple(row.names), translate=translate)
             if not store.append_action(db, row.id, version, action, score=state["score"], winner=state["winner"]):

@@ -15,6 +15,7 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from scorer import store
+from scorer.series import BEST_OF
 from scorer.variants import VARIANTS
 from scorer.web import labels
 from scorer.web.i18n import default_names
@@ -34,7 +35,7 @@ def _b64(data: Any) -> str:
 def _unb64(text: str) -> Any:
     try:
         return json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-    except (binascii.Error, ValueError, UnicodeDecodeError):
+    except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError):
         return None
 
 
@@ -90,6 +91,9 @@ def new_match_context(variant_id: str, settings: dict[str, Any]) -> dict[str, An
         variant_id = next(iter(VARIANTS))
     same = settings.get("variant") == variant_id
     names = settings.get("names") if isinstance(settings.get("names"), list) else None
+    players = settings.get("players")
+    if not (isinstance(players, list) and len(players) == 2 and all(isinstance(p, list) for p in players)):
+        players = None
     return {
         "variants": [(v.id, v.title, gettext(v.description)) for v in VARIANTS.values()],
         "variant": VARIANTS[variant_id],
@@ -97,6 +101,10 @@ def new_match_context(variant_id: str, settings: dict[str, Any]) -> dict[str, An
         "fields": option_fields(variant_id, settings.get("options", {}) if same else {}),
         "names": names or list(default_names()),
         "mano": settings.get("mano", 0) if settings.get("mano") in (0, 1) else 0,
+        "best_of": settings.get("best_of") if settings.get("best_of") in BEST_OF else 1,
+        "best_of_choices": BEST_OF,
+        "table_size": 2 * len(players[0]) if players else 2,
+        "players": [list(p) + [""] * (3 - len(p)) for p in players] if players else [[""] * 3, [""] * 3],
         "error": None,
     }
 
@@ -114,8 +122,29 @@ def clean_names(raw: list[Any] | tuple[Any, ...] | None) -> list[str]:
     return [(n.strip()[:NAME_MAX] or d) for n, d in zip(raw, defaults)]
 
 
+def players_from_form(form: MultiDict, names: list[str]) -> list[list[str]] | None:
+    """The players per side for a table of 4 or 6 (``table_size``), else None.
+
+    Fields ``player<side>_<i>`` (``i`` 0-2, in each side's order of play); a blank name
+    becomes "<side name> <i+1>".
+
+    :raise 422: a table size other than 2, 4 or 6.
+    """
+    size = form.get("table_size", "2") or "2"
+    if size not in ("2", "4", "6"):
+        abort(422, gettext("A table has 2, 4 or 6 players."))
+    if size == "2":
+        return None
+    per_side = int(size) // 2
+    return [
+        [(form.get(f"player{side}_{i}", "").strip()[:NAME_MAX] or f"{names[side]} {i + 1}") for i in range(per_side)]
+        for side in (0, 1)
+    ]
+
+
 def settings_from_form(form: MultiDict) -> dict[str, Any]:
-    """Variant, options (typed as the variant's choices), names and mano from the form.
+    """Variant, options (typed as the variant's choices), names, mano, series length
+    and players from the form.
 
     Options the variant does not have are ignored; an option value that is not one of
     its choices is passed on as text so the engine refuses it with its own message.
@@ -130,11 +159,17 @@ def settings_from_form(form: MultiDict) -> dict[str, Any]:
             options[spec.key] = typed[0] if typed else text
     mano_text = form.get("mano", "0")
     mano = int(mano_text) if mano_text in ("0", "1") else mano_text
+    best_of_text = form.get("best_of", "1") or "1"
+    if best_of_text not in {str(n) for n in BEST_OF}:
+        abort(422, gettext("A series is best of 1, 3 or 5."))
+    names = clean_names([form.get("name0", ""), form.get("name1", "")])
     return {
         "variant": variant_id,
         "options": options,
-        "names": clean_names([form.get("name0", ""), form.get("name1", "")]),
+        "names": names,
         "mano": mano,
+        "best_of": int(best_of_text),
+        "players": players_from_form(form, names),
     }
 
 
@@ -158,7 +193,7 @@ def action_from_form(form: MultiDict) -> tuple[dict[str, Any], int]:
         return action, version
     try:
         action = json.loads(form.get("action", ""))
-    except ValueError:
+    except (ValueError, RecursionError):
         action = None
     if not isinstance(action, dict):
         abort(422, gettext("The form has no valid action."))

@@ -349,3 +349,47 @@ def series_tally(db: sqlite3.Connection, series: str) -> tuple[int, int]:
 def series_games(db: sqlite3.Connection, series: str) -> int:
     """How many matches (games, chicos) a Revanche series has started so far."""
     return db.execute("SELECT COUNT(*) FROM match WHERE series = ?", (series,)).fetchone()[0]
+
+
+def import_match(
+    db: sqlite3.Connection,
+    *,
+    variant: str,
+    options: dict[str, Any],
+    names: tuple[str, str] | list[str],
+    mano: int,
+    actions: list[dict[str, Any]],
+    score: tuple[int, int] | list[int],
+    winner: int | None,
+) -> MatchRow:
+    """Store a new match that already has ``actions`` (a restored export), all or nothing.
+
+    ``score`` and ``winner`` are the state after the last action; the caller replays
+    the actions with the engine first, so only a valid match is stored.
+    """
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        match_id = _insert_match(db, variant, options, names, mano, None)
+        now = time.time()
+        db.executemany(
+            "INSERT INTO action (match_id, seq, body, created) VALUES (?, ?, ?, ?)",
+            [(match_id, seq, json.dumps(a, sort_keys=True), now) for seq, a in enumerate(actions)],
+        )
+        db.execute(
+            "UPDATE match SET version = ?, score0 = ?, score1 = ?, winner = ? WHERE id = ?",
+            (len(actions), int(score[0]), int(score[1]), winner, match_id),
+        )
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return get_match(db, match_id)  # type: ignore[return-value]
+
+
+def rename_match(db: sqlite3.Connection, match_id: str, names: tuple[str, str] | list[str]) -> MatchRow | None:
+    """Change the two side names of a match (its actions and version stay); None if no such match."""
+    db.execute(
+        "UPDATE match SET names = ?, updated = ? WHERE id = ?",
+        (json.dumps(list(names), ensure_ascii=False), time.time(), match_id),
+    )
+    return get_match(db, match_id)

@@ -71,12 +71,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     app.extensions["truco_matches"] = MatchService(app.config["MATCH_CACHE_SIZE"], app.config["MAX_ACTIONS"])
 
-    from scorer.web import api, errors, labels, lang, matches, tools
+    from scorer.web import api, errors, labels, lang, matches, records, tools
 
     errors.init_app(app)
     app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, STAGE_NAMES=labels.STAGE_NAMES)
     app.register_blueprint(matches.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(records.bp)
     app.register_blueprint(tools.bp)
     app.register_blueprint(lang.bp)
 

@@ -1,0 +1,134 @@
+"""Records of a match: export as JSON, restore from it, the log as CSV, and renaming.
+
+``GET /api/matches/<id>/export`` (variant, options, mano, names, actions: everything
+needed to rebuild the match; never the edit key), ``POST /api/matches/import`` (201,
+a new match at the same state, with its own id and key), ``GET /api/matches/<id>/log.csv``
+and ``POST /api/matches/<id>/names`` (``X-Edit-Key``; 403 without it).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
+from flask_babel import gettext
+
+from scorer import store
+from scorer.errors import TrucoError
+from scorer.match import Match, normalize_action
+from scorer.web import forms
+from scorer.web.api import error_json, json_body
+from scorer.web.db import get_db
+from scorer.web.i18n import translate
+from scorer.web.matches import check_key, get_match_or_404, public_base, service
+
+bp = Blueprint("records", __name__, url_prefix="/api")
+
+#: The ``format`` field of an export; bump the number if the shape ever changes.
+FORMAT = "truco-scorer-match/1"
+#: Characters that make a spreadsheet read a cell as a formula (CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def export_data(row: store.MatchRow) -> dict:
+    """The export of a stored match (``format``, ``variant``, ``options``, ``mano``, ``names``,
+    ``actions``, plus ``score`` and ``winner`` for people reading the file)."""
+    return {
+        "format": FORMAT,
+        "variant": row.variant,
+        "options": row.options,
+        "mano": row.mano,
+        "names": list(row.names),
+        "actions": store.get_actions(get_db(), row.id),
+        "score": list(row.score),
+        "winner": row.winner,
+    }
+
+
+@bp.get("/matches/<match_id>/export")
+def export(match_id: str):
+    """The match as a JSON file to keep or to import elsewhere.
+
+    :raise 404: unknown match.
+    """
+    row = get_match_or_404(match_id)
+    response = jsonify(export_data(row))
+    response.headers["Content-Disposition"] = f'attachment; filename="truco-{row.id}.json"'
+    return response
+
+
+@bp.post("/matches/import")
+def restore():
+    """A new match rebuilt from an export: 201 with its links and state, like creating one.
+
+    :raise 422: not an export, bad settings, or an action the rules refuse (the
+    engine's error; ``index`` in its params says which). :raise 413: the file is too large.
+    """
+    data = json_body()
+    if data.get("format") != FORMAT:
+        abort(422, gettext("This is not a match exported by truco-scorer (format {format}).").format(format=FORMAT))
+    actions, options = data.get("actions"), data.get("options")
+    if not isinstance(actions, list) or not isinstance(options, dict):
+        abort(422, gettext("An export needs options (an object) and actions (a list)."))
+    if len(actions) > current_app.config["MAX_ACTIONS"]:
+        abort(422, gettext("An export can hold at most {limit} actions.").format(limit=current_app.config["MAX_ACTIONS"]))
+    names, mano = forms.clean_names(data.get("names")), data.get("mano", 0)
+    try:
+        service().check_settings(data.get("variant"), options, mano)
+        m = Match.replay(data["variant"], options, mano, [normalize_action(a) for a in actions])
+    except TrucoError as e:
+        return error_json(e)
+    state = m.state()
+    row = store.import_match(get_db(), variant=data["variant"], options=m.options, names=names, mano=mano,
+                             actions=m.actions, score=state["score"], winner=state["winner"])
+    base = public_base()
+    return jsonify(
+        id=row.id,
+        edit_key=row.edit_key,
+        edit_url=base + url_for("matches.scoreboard", match_id=row.id, key=row.edit_key),
+        watch_url=base + url_for("matches.watch", match_id=row.id),
+        state=service().state(get_db(), row, translate),
+    ), 201
+
+
+def _cell(value) -> str:
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+@bp.get("/matches/<match_id>/log.csv")
+def log_csv(match_id: str):
+    """The match log as CSV: one row per action that counts (number, hand, what was said,
+    tentos each side won, the score after, the action's JSON).
+
+    :raise 404: unknown match.
+    """
+    row = get_match_or_404(match_id)
+    state = service().state(get_db(), row, translate)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    a, b = (_cell(n) for n in row.names)
+    writer.writerow(["n", "hand", "log", f"won: {a}", f"won: {b}", a, b, "action"])
+    for entry in state["log"]:
+        writer.writerow([entry["index"] + 1, entry["hand"], _cell(entry["text"]), *entry["delta"], *entry["score"],
+                         _cell(normalize_action(entry["action"]))])
+    response = make_response(out.getvalue())
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="truco-{row.id}.csv"'
+    return response
+
+
+@bp.post("/matches/<match_id>/names")
+def rename(match_id: str):
+    """Rename the two sides from ``{"names": [a, b]}``; answers the state.
+
+    :raise 403: no or wrong ``X-Edit-Key``. :raise 422: not two texts.
+    """
+    row = get_match_or_404(match_id)
+    check_key(row, request.headers.get("X-Edit-Key"))
+    data = json_body()
+    if "names" not in data:
+        abort(422, gettext("Names must be two texts."))
+    row = store.rename_match(get_db(), row.id, forms.clean_names(data["names"]))
+    return jsonify(service().state(get_db(), row, translate))

@@ -26,5 +26,5 @@ def switch(code: str):
     if code not in current_app.config["LANGUAGES"]:
         abort(404, gettext("Unknown language."))
     response = redirect(safe_next(request.args.get("next")), 303)
-    response.set_cookie(COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax")
+    response.set_cookie(COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
     return response

@@ -1,0 +1,374 @@
+"""``python -m bench``: measure truco-scorer against its targets in under three minutes.
+
+Runs, in this order: the engine timings; then, against one ``truco serve`` started here
+on 127.0.0.1 with a fresh database: the static-file limit, the unchanged-scoreboard poll
+at 1/50/400 connections, action latency (while 400 phones poll; at action 10 and 1,000),
+Chromium page weight and tap to screen, and last the capacity search, which gets the
+time that is left. Prints a table and writes ``bench/results.json``.
+
+Options: ``--quick`` (shorter runs, for trying the bench out), ``--budget SECONDS``
+(default 170).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+from bench import browser, engine, report, server, wrk
+from bench.client import Client, MatchRef, drive_to
+
+POLL_LEVELS = (1, 50, 400)
+STATIC_PATH = "/static/icons/icon.svg"
+TEMPLATE_POLL_S = 1.0  # hx-trigger="every 1s" in templates/partials/_scoreboard.html
+
+
+class Clock:
+    """The run's time budget."""
+
+    def __init__(self, budget: float) -> None:
+        self.t0, self.budget = time.monotonic(), budget
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.t0
+
+    def left(self) -> float:
+        return self.budget - self.elapsed()
+
+
+def median(xs: list[float]) -> float | None:
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def pct(xs: list[float], q: float) -> float | None:
+    if not xs:
+        return None
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(round(q / 100 * (len(s) - 1))))]
+
+
+def say(clock: Clock, text: str) -> None:
+    print(f"[{clock.elapsed():5.1f}s] {text}", flush=True)
+
+
+# ---------------------------------------------------------------------------- phases
+
+
+def measure_static(srv, cores, runs, secs) -> dict[str, Any]:
+    rs = [wrk.run(srv.base, [STATIC_PATH], connections=50, seconds=secs, cores=cores) for _ in range(runs)]
+    return {
+        "path": STATIC_PATH, "connections": 50,
+        "rps": median([r["rps"] for r in rs]), "p50_ms": median([r["p50_ms"] for r in rs]),
+        "p99_ms": median([r["p99_ms"] for r in rs]), "runs": [round(r["rps"]) for r in rs],
+    }
+
+
+def keeps_alive_after_204(client: Client, m: MatchRef) -> dict[str, Any]:
+    """Whether the server keeps the connection open after an unchanged poll (204)."""
+    import http.client
+
+    conn = http.client.HTTPConnection(client.host, client.port, timeout=5)
+    conn.request("GET", m.poll_path(), headers={"HX-Request": "true"})
+    resp = conn.getresponse()
+    resp.read()
+    header = resp.getheader("Connection", "")
+    conn.close()
+    return {"status": resp.status, "connection_header": header, "keep_alive": "close" not in header.lower()}
+
+
+def measure_polls(srv, cores, tables: list[MatchRef], runs, secs) -> dict[str, Any]:
+    out = {}
+    for c in POLL_LEVELS:
+        paths = [t.poll_path() for t in tables[: max(1, c // 4)]]
+        rs = [wrk.run(srv.base, paths, connections=c, seconds=secs, cores=cores, headers={"HX-Request": "true"})
+              for _ in range(runs)]
+        out[str(c)] = {
+            "rps": median([r["rps"] for r in rs]), "p50_ms": median([r["p50_ms"] for r in rs]),
+            "p99_ms": median([r["p99_ms"] for r in rs]),
+            "timeouts": sum(r["errors"]["timeout"] for r in rs),
+            "non_204": sum(n for r in rs for code, n in r["statuses"].items() if code != "204"),
+            "runs": [round(r["rps"]) for r in rs],
+        }
+    return out
+
+
+def act_cycle(client: Client, m: MatchRef) -> float:
+    """Time one tap that records a call (Truco, htmx form post answering the fragment),
+    then undo it through the JSON API (untimed) so the match stays where it was."""
+    secs, _size = client.htmx_act(m, {"type": "call", "side": 0, "call": "truco"})
+    client.api_act(m, {"type": "undo"})
+    return secs
+
+
+def measure_action_length(client: Client, runs: int, per_run: int) -> dict[str, Any]:
+    """Action cost at action 10 and at action 1,000 of one match."""
+    out = {}
+    for n in (10, 1000):
+        m = client.create_match()
+        drive_to(client, m, n - 1)  # the timed tap is action number n
+        act_cycle(client, m)  # warm the server's cache for this match
+        meds, sizes = [], []
+        for _ in range(runs):
+            meds.append(statistics.median(act_cycle(client, m) for _ in range(per_run)) * 1000)
+        sizes.append(client.htmx_act(m, {"type": "call", "side": 0, "call": "truco"})[1])
+        client.api_act(m, {"type": "undo"})
+        out[str(n)] = {"p50_ms": median(meds), "runs": [round(x, 2) for x in meds], "fragment_bytes": sizes[0],
+                       "match_version": m.version}
+    out["ratio"] = out["1000"]["p50_ms"] / out["10"]["p50_ms"]
+    return out
+
+
+def measure_action_under_polls(srv, cores, client: Client, tables, runs, secs) -> dict[str, Any]:
+    """Action p50/p99 while 400 phones (100 tables x 4) poll every second (the template's
+    interval), paced by wrk's think time; the tapping phone's connection is already open."""
+    m = client.create_match()
+    drive_to(client, m, 9)
+    act_cycle(client, m)
+    per_run = []
+    poll_rps = []
+    for _ in range(runs):
+        with tempfile.NamedTemporaryFile("w", delete=False) as f:
+            f.write("\n".join(t.poll_path() for t in tables[:100]) + "\n")
+            paths_file = f.name
+        env = dict(os.environ, BENCH_PATHS=paths_file, BENCH_DELAY_MS=str(int(TEMPLATE_POLL_S * 1000)),
+                   BENCH_HEADERS="HX-Request: true")
+        proc = subprocess.Popen(
+            [wrk.ensure_wrk(), "-t1", "-c400", f"-d{int(secs + 2)}s", "--timeout=2s", "-s", str(wrk.SCRIPT),
+             srv.base + tables[0].poll_path()],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=lambda: os.sched_setaffinity(0, cores),
+        )
+        time.sleep(1.5)  # let the 400 phones connect and spread out
+        lat = []
+        t_end = time.monotonic() + secs
+        while time.monotonic() < t_end:
+            lat.append(act_cycle(client, m) * 1000)
+            time.sleep(0.05)
+        out, _ = proc.communicate(timeout=secs + 30)
+        os.unlink(paths_file)
+        line = next((ln for ln in out.splitlines() if ln.startswith("BENCH_JSON ")), None)
+        if line:
+            r = json.loads(line[len("BENCH_JSON "):])
+            poll_rps.append(r["requests"] / (r["duration_us"] / 1e6))
+        per_run.append({"p50_ms": pct(lat, 50), "p99_ms": pct(lat, 99), "n": len(lat)})
+    return {
+        "p50_ms": median([r["p50_ms"] for r in per_run]),
+        "p99_ms": median([r["p99_ms"] for r in per_run]),
+        "actions_per_run": [r["n"] for r in per_run],
+        "runs_p99_ms": [round(r["p99_ms"], 1) for r in per_run],
+        "background_poll_rps": median(poll_rps),
+        "fragment": "POST /m/<id>/<key>/actions (HX-Request) -> partials/_scoreboard.html",
+    }
+
+
+def run_loadgen(srv, cores, tables: list[dict[str, Any]], window_s: float, windows: int) -> dict[str, Any]:
+    cfg = {"base": srv.base, "poll_s": 2.0, "action_s": 20.0, "warmup_s": 2.0, "windows": windows,
+           "window_s": window_s, "tables": tables, "phones": 4, "pool": 0, "seed": len(tables)}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(cfg, f)
+        path = f.name
+    try:
+        out = subprocess.run(
+            [sys.executable, "-m", "bench.loadgen", path], capture_output=True, text=True,
+            timeout=2.0 + window_s * windows + 60, preexec_fn=lambda: os.sched_setaffinity(0, cores),
+        )
+    finally:
+        os.unlink(path)
+    if out.returncode:
+        raise RuntimeError(f"loadgen failed:\n{out.stderr[-2000:]}")
+    return json.loads(out.stdout)
+
+
+def measure_capacity(srv, cores, client: Client, pool: list[dict[str, Any]], clock: Clock,
+                     reserve: float, window_s: float, windows: int) -> dict[str, Any]:
+    """Largest number of tables with p99 < 100 ms (median of the windows' p99), by a
+    geometric search that starts at the 500-table target and stops when time runs out."""
+    step_s = 2.0 + window_s * windows + 1.5
+    lo, hi = 0, None
+    n = 500
+    steps = []
+    while clock.left() - reserve > step_s + 4:
+        while len(pool) < n:
+            m = client.create_match()
+            pool.append({"id": m.id, "key": m.key, "version": m.version, "taps": 0})
+        if clock.left() - reserve < step_s:
+            break
+        r = run_loadgen(srv, cores, pool[:n], window_s, windows)
+        for t in pool[:n]:
+            t["version"] = r["versions"][t["id"]]
+            t["taps"] = r["taps"][t["id"]]
+        p99 = median([w["p99_ms"] for w in r["windows"]])
+        answered = sum(w["answered"] for w in r["windows"]) / max(1, sum(w["requests"] for w in r["windows"]))
+        ok = p99 is not None and p99 < 100 and answered >= 0.99
+        steps.append({
+            "tables": n, "ok": ok, "p99_ms": p99, "p50_ms": median([w["p50_ms"] for w in r["windows"]]),
+            "windows_p99_ms": [None if w["p99_ms"] is None else round(w["p99_ms"], 1) for w in r["windows"]],
+            "action_p99_ms": median([w["action_p99_ms"] for w in r["windows"]]),
+            "answered": round(answered, 4), "offered_rps": round(r["offered_rps"], 1),
+            "statuses": r["statuses"], "client_cpu_share": round(r["client_cpu_s"] / r["wall_s"], 3),
+        })
+        say(clock, f"capacity {n} tables: p99 {p99 and round(p99, 1)} ms, answered {answered:.1%} -> "
+                   f"{'ok' if ok else 'too slow'}")
+        if ok:
+            lo = n
+        else:
+            hi = n
+        if hi is None:
+            n = lo * 2
+        elif lo == 0:
+            n = max(1, hi // 4)
+        else:
+            if hi / lo <= 1.2:
+                break
+            n = int(round(math.sqrt(lo * hi)))
+        if n in (lo, hi):
+            break
+    return {"tables": lo, "failed_at": hi, "steps": steps,
+            "model": "4 phones per table, each its own keep-alive connection, polling every 2 s with the "
+                     "version it shows; one tap (htmx form post) per table every 20 s; random phases; "
+                     "real rates (not scaled), short windows"}
+
+
+# ---------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
+    ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
+    args = ap.parse_args(argv)
+    clock = Clock(min(args.budget, 180.0))
+    runs = 3
+    secs = 1 if args.quick else 2
+
+    try:
+        wrk.ensure_wrk()
+        browser.ensure_chromium()
+    except (wrk.ToolMissing, browser.BrowserMissing) as e:
+        print(f"bench: {e}", file=sys.stderr)
+        return 2
+
+    server_cores, client_cores = server.cores()
+    os.sched_setaffinity(0, client_cores)  # this process, wrk, loadgen and Chromium
+    sharing = (f"server (truco serve, waitress, 8 threads) pinned to core {sorted(server_cores)}; "
+               f"load generators (wrk -t1, the asyncio phone simulator), this process and Chromium "
+               f"pinned to core(s) {sorted(client_cores)}")
+    results: dict[str, Any] = {"machine": report.machine(), "cores": sharing, "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    say(clock, sharing)
+
+    say(clock, "engine")
+    results["engine"] = engine.run(runs=runs, min_seconds=0.2 if args.quick else 0.35)
+
+    srv = server.start(server_cores)
+    client = Client(srv.base)
+    try:
+        say(clock, f"server at {srv.base}; creating 100 tables")
+        tables = [client.create_match() for _ in range(100)]
+        for t in tables[:10]:
+            drive_to(client, t, 6)
+        results["keep_alive_204"] = keeps_alive_after_204(client, tables[0])
+
+        say(clock, "static-file limit")
+        results["static"] = measure_static(srv, client_cores, runs, secs)
+        say(clock, "polls at 1, 50, 400 connections")
+        results["polls"] = measure_polls(srv, client_cores, tables, runs, secs)
+        say(clock, "action cost at action 10 and 1,000")
+        results["action_length"] = measure_action_length(client, runs, 8 if args.quick else 15)
+        say(clock, "actions while 400 phones poll")
+        results["action_under_polls"] = measure_action_under_polls(srv, client_cores, client, tables, runs,
+                                                                  2.0 if args.quick else 3.0)
+
+        say(clock, "Chromium: page weight")
+        board = client.create_match()
+        drive_to(client, board, 21)
+        results["page_weight"] = browser.page_weight(srv.base, board.page_path(), runs=runs)
+        say(clock, "Chromium: tap to screen (50 taps, 4x CPU throttling)")
+        tap_match = client.create_match()
+        drive_to(client, tap_match, 6)
+        results["tap"] = browser.tap_to_screen(srv.base, tap_match.page_path(), taps=50, throttle=4.0)
+
+        say(clock, "capacity search")
+        pool = [{"id": t.id, "key": t.key, "version": t.version, "taps": 0} for t in tables]
+        results["capacity"] = measure_capacity(srv, client_cores, client, pool, clock, reserve=4.0,
+                                               window_s=1.5 if args.quick else 2.0, windows=3)
+    finally:
+        client.close()
+        srv.stop()
+        warnings = [ln for ln in srv.output if "connection limit" in ln]
+        results["server_warnings"] = {"connection_limit_reached": len(warnings)}
+
+    results["elapsed_s"] = round(clock.elapsed(), 1)
+    rows = rows_for(results)
+    results["table"] = rows
+    report.write(results)
+    print()
+    print(report.table(rows))
+    print()
+    m = results["machine"]
+    print(f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB, {m['os']}, Python {m['python']}")
+    print(f"Cores: {sharing}")
+    if not results["keep_alive_204"]["keep_alive"]:
+        print("Note: the server closes the connection after every 204 poll "
+              f"(Connection: {results['keep_alive_204']['connection_header']}): every poll opens a new TCP connection.")
+    print(f"Each figure is the median of {runs} runs. Total {results['elapsed_s']} s. Written {report.RESULTS}.")
+    return 0
+
+
+def rows_for(r: dict[str, Any]) -> list[dict[str, Any]]:
+    fmt, kb = report.fmt, report.kb
+    rows = []
+    s = r["static"]
+    rows.append({"figure": "Static file limit (50 conns)", "target": "(the limit)",
+                 "measured": f"{fmt(s['rps'], ' req/s')}, p50 {fmt(s['p50_ms'], ' ms')}, p99 {fmt(s['p99_ms'], ' ms')}",
+                 "ok": None})
+    for c in POLL_LEVELS:
+        p = r["polls"][str(c)]
+        ratio = p["rps"] / s["rps"]
+        extra = f", {p['timeouts']} timeouts" if p["timeouts"] else ""
+        rows.append({"figure": f"Poll 204, {c} conn{'s' if c > 1 else ''}", "target": ">= 0.5x limit",
+                     "measured": f"{ratio:.2f}x ({fmt(p['rps'], ' req/s')}, p99 {fmt(p['p99_ms'], ' ms')}{extra})",
+                     "ok": ratio >= 0.5})
+    a = r["action_under_polls"]
+    rows.append({"figure": "Action, 400 phones polling", "target": "p99 < 25 ms",
+                 "measured": f"p50 {fmt(a['p50_ms'], ' ms')}, p99 {fmt(a['p99_ms'], ' ms')}",
+                 "ok": a["p99_ms"] < 25})
+    al = r["action_length"]
+    rows.append({"figure": "Action 1,000 vs action 10", "target": "<= 1.5x",
+                 "measured": f"{al['ratio']:.2f}x ({fmt(al['1000']['p50_ms'], ' ms')} vs {fmt(al['10']['p50_ms'], ' ms')})",
+                 "ok": al["ratio"] <= 1.5})
+    cap = r.get("capacity", {})
+    bracket = f" (fails at {cap['failed_at']})" if cap.get("failed_at") else ""
+    rows.append({"figure": "Capacity (tables, p99 < 100 ms)", "target": ">= 500",
+                 "measured": f"{cap.get('tables', 'n/a')}{bracket}", "ok": cap.get("tables", 0) >= 500})
+    w = r["page_weight"]
+    rows.append({"figure": "First open, uncompressed", "target": "< 70 KB",
+                 "measured": kb(w["first_identity"]["bytes"]), "ok": w["first_identity"]["bytes"] < 70_000})
+    enc = {q["encoding"] for q in w["first_compressed"]["requests"]} - {""}
+    how = f"served {', '.join(sorted(enc))}" if enc else "server sends no compression"
+    rows.append({"figure": "First open, compressed", "target": "< 22 KB",
+                 "measured": f"{kb(w['first_compressed']['bytes'])} ({how}; gzip would be "
+                             f"{kb(w['first_compressed']['gzip_estimate_bytes'])})",
+                 "ok": w["first_compressed"]["bytes"] < 22_000})
+    rows.append({"figure": "Second open (cache)", "target": "< 10 KB",
+                 "measured": f"{kb(w['second_compressed']['bytes'])}", "ok": w["second_compressed"]["bytes"] < 10_000})
+    t = r["tap"]
+    rows.append({"figure": "Tap to screen, 360x640, 4x CPU", "target": "p95 < 100 ms",
+                 "measured": f"p50 {fmt(t['p50_ms'], ' ms')}, p95 {fmt(t['p95_ms'], ' ms')}", "ok": t["p95_ms"] < 100})
+    e = r["engine"]
+    rows.append({"figure": "Engine: card parsing", "target": "(report)", "measured": fmt(e["card_parse"]["per_s"], " cards/s", 0), "ok": None})
+    rows.append({"figure": "Engine: Envido, all 9,880 hands", "target": "(report)", "measured": fmt(e["envido_hands"]["per_s"], " hands/s", 0), "ok": None})
+    rows.append({"figure": "Engine: replay 300-action match", "target": "(report)", "measured": fmt(e["replay_300"]["per_s"], " matches/s", 0), "ok": None})
+    return rows
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -107,9 +107,10 @@ class _Core:
     score: list[int]
     winner: int | None
     hand: Hand
+    paid: list[int] = field(default_factory=lambda: [0, 0])  # tentos awarded, before the cap
 
     def copy(self) -> _Core:
-        return _Core(list(self.score), self.winner, self.hand.copy())
+        return _Core(list(self.score), self.winner, self.hand.copy(), list(self.paid))
 
 
 def decide_hand(tricks: Sequence[int | None], *, mano: int, all_pardas: str) -> tuple[bool, int | None]:
@@ -236,6 +237,7 @@ class Match:
         except RuleError as error:
             if not error.allowed:
                 error.allowed = self._allowed_now()
+            _use_table_words(error)
             raise
         entry = {
             "index": len(self._history),
@@ -255,7 +257,7 @@ class Match:
 
         Returns:
             Action dicts (as :meth:`apply` takes them) plus ``points`` (tentos the action
-            awards at once, or for a call the stake if it is accepted; ``None`` where it is
+            awards at once, before any cap at the target, or for a call the stake if accepted; ``None`` where it is
             not known yet) and ``points_side`` (who gets them). ``undo`` is listed when
             there is something to undo; ``adjust`` and ``envido_points`` take free values and
             are listed once each as templates (``delta``/``points`` left ``None``).
@@ -267,7 +269,7 @@ class Match:
                 self._apply(core, candidate)
             except RuleError:
                 continue
-            delta = [core.score[side] - self._core.score[side] for side in SIDES]
+            delta = [core.paid[side] - self._core.paid[side] for side in SIDES]
             if candidate["type"] == "call":
                 points, points_side = self._call_stake(candidate), None
             elif any(delta):
@@ -502,6 +504,7 @@ class Match:
         """Add ``points`` to ``side``; end the game where the target is reached at once."""
         if core.winner is not None or points <= 0:
             return
+        core.paid[side] += points
         core.score[side] += points
         if self.variant.ends_at_once and core.score[side] >= self.target:
             core.score[side] = self.target
@@ -983,6 +986,20 @@ class Match:
         return lines
 
 
+SPECIAL_WORDS = {"mao_de_onze": "mão de onze", "mao_de_dez": "mão de dez", "mao_de_ferro": "mão de ferro"}
+"""How the special hands are written at the table."""
+
+
+def _use_table_words(error: RuleError) -> None:
+    """Write call and special-hand ids in an error's params as the table says them
+    (``vale_cuatro`` -> ``Vale Cuatro``, ``mao_de_onze`` -> ``mão de onze``)."""
+    for key in ("call", "pending", "expected"):
+        if isinstance(error.params.get(key), str):
+            error.params[key] = CALL_NAMES.get(error.params[key], error.params[key])
+    if isinstance(error.params.get("special"), str):
+        error.params["special"] = SPECIAL_WORDS.get(error.params["special"], error.params["special"])
+
+
 # ------------------------------------------------------------------ validation
 
 
@@ -1085,7 +1102,7 @@ def render_lines(
                 calls = value if isinstance(value, list) else [value]
                 values[key] = ", ".join(CALL_NAMES.get(c, c) for c in calls)
             elif key == "special":
-                values[key] = {"mao_de_onze": "mão de onze", "mao_de_dez": "mão de dez", "mao_de_ferro": "mão de ferro"}.get(value, value)
+                values[key] = SPECIAL_WORDS.get(value, value)
             else:
                 values[key] = value
         out.append((translate(template) if translate else template).format(**values))

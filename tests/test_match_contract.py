@@ -236,7 +236,7 @@ def test_gauderio_correction_mid_hand_waits_for_the_end_of_the_hand():
 def test_error_messages_name_the_sides():
     with pytest.raises(RuleError) as caught:
         play("truco-15", "0:truco 0:quiero")
-    assert caught.value.render(names=("Nós", "Eles")) == "Nós made the truco call; the other side must answer it."
+    assert caught.value.render(names=("Nós", "Eles")) == "Nós made the Truco call; the other side must answer it."
     assert "side 0" in caught.value.message
 
 
@@ -261,3 +261,16 @@ def test_cli_replay_accepts_a_byte_order_mark(tmp_path):
     path.write_bytes(b'\xef\xbb\xbf{"type":"hand_winner","side":0}\n')
     result = CliRunner().invoke(cli, ["replay", "--variant", "truco-15", str(path)])
     assert result.exit_code == 0 and json.loads(result.output)["score"] == [1, 0]
+
+
+def test_a_game_ending_action_shows_what_it_pays_not_the_capped_difference():
+    """Mão de onze played at 11-7: the hand pays 3 (seed 001), even though the score stops at 12."""
+    legal = play("paulista", "a0+11 a1+7 s0:play").legal_actions()
+    won = next(a for a in legal if a["type"] == "hand_winner" and a["side"] == 0)
+    assert (won["points"], won["points_side"]) == (3, 0)
+
+
+def test_errors_use_the_table_words_for_calls_and_special_hands():
+    with pytest.raises(RuleError) as caught:
+        play("paulista", "a0+11 a1+7 s0:play 1:truco")
+    assert caught.value.render() == "No Truco in this hand: the mão de onze is played without betting."

@@ -71,7 +71,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     app.extensions["truco_matches"] = MatchService(app.config["MATCH_CACHE_SIZE"], app.config["MAX_ACTIONS"])
 
-    from scorer.web import api, errors, labels, lang, matches, records, tools
+    from scorer.web import api, errors, labels, lang, matches, records, shell, tools
 
     errors.init_app(app)
     app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, STAGE_NAMES=labels.STAGE_NAMES)
@@ -80,6 +80,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(records.bp)
     app.register_blueprint(tools.bp)
     app.register_blueprint(lang.bp)
+    app.register_blueprint(shell.bp)
 
     @app.after_request
     def security_headers(response):

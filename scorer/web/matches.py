@@ -22,7 +22,7 @@ from flask import (
 )
 from flask_babel import gettext
 
-from scorer import store
+from scorer import series, store
 from scorer.errors import RuleError
 from scorer.web import board, forms, qr
 from scorer.web.db import get_db
@@ -70,17 +70,30 @@ def public_base() -> str:
     return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
 
 
+def series_of(row: store.MatchRow) -> series.SeriesStatus | None:
+    """Where the match's Revanche series stands; None for a lone game (best of 1, no
+    Revanche played yet)."""
+    db = get_db()
+    if row.best_of == 1 and row.series == row.id:
+        return None
+    games = store.series_games(db, row.series)
+    return series.series_status(store.series_tally(db, row.series), row.best_of, games)
+
+
 def board_context(row: store.MatchRow, *, key: str | None, message: str | None = None) -> dict[str, Any]:
     """Template context of the scoreboard fragment (``key`` None = watch only)."""
     db = get_db()
     state = service().state(db, row, translate, log_limit=LOG_LIMIT)
-    ctx = board.view(state)
+    ctx = board.view(state, store.get_action(db, row.id, row.version - 1) if row.version else None)
     ctx.update(
         row=row,
         key=key,
         message=message,
-        series=store.series_tally(db, row.series) if row.series != row.id else None,
+        series=board.series_view(series_of(row), state["names"]),
+        seats=board.seats_view(row.players, row.mano, state),
+        oob=is_htmx(),
     )
+    ctx["say"] = board.spoken(state, ctx["pending_call"], ctx["special"], ctx["series"], ctx["seats"])
     return ctx
 
 
@@ -132,6 +145,8 @@ def create():
         options=m.options,
         names=settings["names"],
         mano=settings["mano"],
+        best_of=settings["best_of"],
+        players=settings["players"],
     )
     response = redirect(url_for("matches.scoreboard", match_id=row.id, key=row.edit_key), 303)
     forms.remember(response, settings, row)
@@ -200,10 +215,12 @@ def confirm_undo(match_id: str, key: str):
 
 @bp.post("/m/<match_id>/<key>/revanche")
 def revanche(match_id: str, key: str):
-    """Start the Revanche (same settings, series kept) once, and go to it."""
+    """Start the Revanche (same settings, series kept) once, and go to it; once the
+    series is decided, the Revanche starts a new series of the same length."""
     row = get_match_or_404(match_id)
     check_key(row, key)
-    new_row = store.create_rematch(get_db(), row.id)
+    status = series_of(row)
+    new_row = store.create_rematch(get_db(), row.id, new_series=bool(status and status.decided))
     response = redirect(url_for("matches.scoreboard", match_id=new_row.id, key=new_row.edit_key), 303)
     forms.remember(response, None, new_row)
     return response

@@ -1,0 +1,108 @@
+"""The installable app's shell: the web app manifest, the service worker and the
+"no connection" page the service worker shows when the server cannot be reached.
+
+The service worker caches only the static shell (CSS, scripts, icons and the offline
+page in each language); it never caches a scoreboard, so a stale score is never shown
+as the current one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask import Blueprint, abort, current_app, make_response, render_template, url_for
+from flask_babel import force_locale, gettext
+
+from scorer.web.i18n import LANGUAGES, locale_code
+
+bp = Blueprint("shell", __name__)
+
+#: Static files the service worker keeps for offline use (relative to ``static/``).
+SHELL_FILES = ("css/app.css", "js/table.js", "icons/icon.svg", "icons/icon-192.png")
+
+
+def shell_urls() -> list[str]:
+    """URLs of the static shell, htmx included."""
+    files = (*SHELL_FILES, current_app.jinja_env.globals["HTMX_FILE"])
+    return [url_for("static", filename=f) for f in files]
+
+
+def offline_urls() -> dict[str, str]:
+    """The offline page's URL in each language."""
+    return {code: url_for("shell.offline", code=code) for code in LANGUAGES}
+
+
+def shell_version() -> str:
+    """A short hash of the shell's files and of the service worker's template, so a
+    changed file makes browsers install the new service worker (and drop the old cache)."""
+    cached = current_app.extensions.get("truco_shell_version")
+    if cached is None:
+        digest = hashlib.sha256()
+        static = current_app.static_folder or ""
+        for name in (*SHELL_FILES, current_app.jinja_env.globals["HTMX_FILE"]):
+            with open(f"{static}/{name}", "rb") as f:
+                digest.update(f.read())
+        source, _path, _uptodate = current_app.jinja_env.loader.get_source(current_app.jinja_env, "shell/sw.js")
+        digest.update(source.encode())
+        for code in LANGUAGES:
+            with force_locale(code):
+                digest.update(render_template("shell/offline.html").encode())
+        cached = current_app.extensions["truco_shell_version"] = digest.hexdigest()[:12]
+    return cached
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest, in the user's language: "add to home screen" opens the
+    new-match page full screen."""
+    body = {
+        "name": gettext("Truco scorekeeper"),
+        "short_name": gettext("Truco"),
+        "description": gettext("One live scoreboard for a real-cards Truco table."),
+        "lang": locale_code().replace("_", "-"),
+        "start_url": url_for("matches.new"),
+        "scope": "/",
+        "display": "fullscreen",
+        "orientation": "portrait",
+        "background_color": "#f6f3ea",
+        "theme_color": "#1b5e3a",
+        "icons": [
+            {"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": url_for("static", filename="icons/maskable-512.png"), "sizes": "512x512", "type": "image/png",
+             "purpose": "maskable"},
+            {"src": url_for("static", filename="icons/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    response = make_response(current_app.json.dumps(body))
+    response.mimetype = "application/manifest+json"
+    response.headers["Vary"] = "Cookie, Accept-Language"
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker, at the root so that its scope is the whole site."""
+    body = render_template(
+        "shell/sw.js", version=shell_version(), shell=shell_urls(), offline=offline_urls(),
+        default=LANGUAGES[0],
+    )
+    response = make_response(body)
+    response.mimetype = "text/javascript"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/offline/<code>")
+def offline(code: str):
+    """The "no connection to the scorekeeper" page in language ``code`` (the service
+    worker shows it when a page cannot be loaded).
+
+    :raise 404: unknown language.
+    """
+    if code not in LANGUAGES:
+        abort(404)
+    with force_locale(code):
+        response = make_response(render_template("shell/offline.html"))
+    response.headers["Cache-Control"] = "no-cache"
+    return response

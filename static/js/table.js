@@ -1,0 +1,118 @@
+/* truco-scorer at the table: service worker, read aloud, wake lock, vibration, offline state.
+   Everything here is an extra: the pages work without it (forms post and redirect). */
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var script = document.currentScript;
+  var lang = (script && script.dataset.lang) || "pt_BR";
+
+  /* Installable: the service worker keeps the static shell and the offline page. */
+  if ("serviceWorker" in navigator && window.isSecureContext && script && script.dataset.sw) {
+    navigator.serviceWorker.register(script.dataset.sw).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      root.dataset.sw = "ready";
+      if (reg.active) reg.active.postMessage({ lang: lang });
+    }).catch(function () { root.dataset.sw = "failed"; });
+  }
+
+  /* Read the score aloud in the page's language. */
+  if ("speechSynthesis" in window && "SpeechSynthesisUtterance" in window) {
+    root.classList.add("can-speak");
+  }
+  function voiceFor(tag) {
+    var voices = window.speechSynthesis.getVoices() || [];
+    var want = tag.toLowerCase(), short = want.slice(0, 2), i, v;
+    for (i = 0; i < voices.length; i++) {
+      v = voices[i].lang.replace("_", "-").toLowerCase();
+      if (v === want) return voices[i];
+    }
+    for (i = 0; i < voices.length; i++) {
+      if (voices[i].lang.toLowerCase().slice(0, 2) === short) return voices[i];
+    }
+    return null;
+  }
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("#speak");
+    if (!button || !root.classList.contains("can-speak")) return;
+    var u = new SpeechSynthesisUtterance(button.dataset.say || "");
+    u.lang = root.lang;
+    var voice = voiceFor(root.lang);
+    if (voice) u.voice = voice;
+    window.speechSynthesis.cancel();
+    window.speechSynthesis.speak(u);
+  });
+
+  /* Awake: keep the screen on while a match is being played. */
+  var lock = null;
+  function playing() {
+    var board = document.getElementById("scoreboard");
+    return !!board && !board.classList.contains("over") && document.visibilityState === "visible";
+  }
+  function showWakeNoteOnce() {
+    var note = document.getElementById("wake-note");
+    var seen = false;
+    try { seen = localStorage.getItem("truco.wakeNote") === "1"; } catch (err) { seen = false; }
+    if (!note || seen) return;
+    note.hidden = false;
+    try { localStorage.setItem("truco.wakeNote", "1"); } catch (err) { /* private mode: shown again next time */ }
+  }
+  function keepAwake() {
+    if (!playing()) {
+      if (lock) { lock.release(); lock = null; }
+      return;
+    }
+    if (lock) return;
+    if (!("wakeLock" in navigator) || !window.isSecureContext) {
+      root.dataset.wakeLock = "unavailable";
+      showWakeNoteOnce();
+      return;
+    }
+    navigator.wakeLock.request("screen").then(function (l) {
+      lock = l;
+      root.dataset.wakeLock = "on";
+      l.addEventListener("release", function () { lock = null; root.dataset.wakeLock = "off"; });
+    }).catch(function () { root.dataset.wakeLock = "denied"; });
+  }
+  document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("click", function (e) {
+    if (e.target.closest && e.target.closest("#wake-ok")) document.getElementById("wake-note").hidden = true;
+  });
+
+  /* Offline: say so, and grey the last score received instead of showing it as current. */
+  function setOnline(online) {
+    var banner = document.getElementById("offline");
+    if (banner) banner.hidden = online;
+    root.classList.toggle("stale", !online);
+  }
+  document.addEventListener("htmx:sendError", function () { setOnline(false); });
+  document.addEventListener("htmx:responseError", function (e) {
+    if (e.detail.xhr && e.detail.xhr.status >= 502) setOnline(false);
+  });
+
+  /* Feel: a short vibration when this phone's action was recorded. */
+  var focusWasOnBoard = false;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var board = document.getElementById("scoreboard");
+    focusWasOnBoard = !!board && board.contains(document.activeElement);
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var xhr = e.detail.xhr;
+    if (!xhr || xhr.status === 0) return;
+    if (xhr.status < 500) setOnline(true);
+    var form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
+    if (form && form.method === "post" && xhr.status >= 200 && xhr.status < 300 && navigator.vibrate) {
+      navigator.vibrate(35);
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var board = document.getElementById("scoreboard");
+    /* Keyboard users keep their place: htmx restores focus by id; otherwise the board. */
+    if (focusWasOnBoard && board && (document.activeElement === document.body || !document.activeElement)) {
+      board.focus();
+    }
+    focusWasOnBoard = false;
+    keepAwake();
+  });
+  keepAwake();
+})();

@@ -240,8 +240,8 @@ def share(match_id: str, key: str):
         key=key,
         edit_url=edit_url,
         watch_url=watch_url,
-        edit_qr=qr.svg(edit_url),
-        watch_qr=qr.svg(watch_url),
+        edit_qr=qr.svg(edit_url, gettext("QR code of the link to join and score")),
+        watch_qr=qr.svg(watch_url, gettext("QR code of the watch-only link")),
     )
 
 

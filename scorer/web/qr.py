@@ -9,16 +9,17 @@ import io
 
 import qrcode
 import qrcode.image.svg
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 
-def svg(data: str) -> Markup:
-    """``data`` as an inline ``<svg>`` element (one path, scales to its box)."""
+def svg(data: str, label: str = "QR code") -> Markup:
+    """``data`` as an inline ``<svg>`` element (one path, scales to its box), named
+    ``label`` for screen readers."""
     img = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=2)
     text = img.to_string(encoding="unicode")
     # Let CSS size it: drop the fixed millimetre size, keep the viewBox.
     text = text.replace('width="', 'data-w="', 1).replace('height="', 'data-h="', 1)
-    return Markup(text.replace("<svg ", '<svg class="qr" role="img" ', 1))
+    return Markup(text.replace("<svg ", f'<svg class="qr" role="img" aria-label="{escape(label)}" ', 1))
 
 
 def terminal(data: str) -> str:

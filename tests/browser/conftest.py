@@ -1,0 +1,144 @@
+"""Shared pieces of the browser tests: Debian's Chromium through Playwright, a real
+``truco serve`` per test (tests/live_server.py), axe-core injected into every page, and
+small HTTP helpers that set a match up without tapping through it.
+
+axe-core is vendored under tests/browser/vendor/ (version and sha256 in axe.txt); it is
+added to pages by the test (an init script, which the page's CSP does not govern), never
+served to phones.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import sys
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # tests/live_server.py
+
+from live_server import Server  # noqa: E402
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = "/usr/bin/chromium"
+#: A LAN-like name for 127.0.0.1: http://truco.lan is not a secure context (no wake lock,
+#: no service worker), as a phone opening http://192.168.x.y would see it.
+LAN_HOST = "truco.lan"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
+]
+PHONE = {"width": 360, "height": 640}
+AXE = HERE / "vendor" / "axe-4.14.1.min.js"
+#: Browser locale for each of the app's languages.
+LOCALES = {"pt_BR": "pt-BR", "es": "es-AR", "en": "en-US"}
+
+#: Records what the page asked of speech synthesis and vibration, so tests can check it.
+RECORDER = """
+window.__spoken = []; window.__vibrations = [];
+if (window.speechSynthesis) {
+  window.speechSynthesis.speak = function (u) { window.__spoken.push({text: u.text, lang: u.lang}); };
+}
+navigator.vibrate = function (p) { window.__vibrations.push(p); return true; };
+"""
+
+
+def pytest_collection_modifyitems(items):
+    if not Path(CHROMIUM).exists():
+        skip = pytest.mark.skip(reason="Debian's chromium is not installed (.ci/run installs it)")
+        for item in items:
+            if HERE in Path(str(item.fspath)).parents:
+                item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One Chromium for the whole session (each test makes its own contexts)."""
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live(tmp_path):
+    """``truco serve`` on 127.0.0.1 with a temporary database; stopped at the end."""
+    server = Server(tmp_path / "serve.sqlite3", threads=4)
+    yield server
+    if server.proc.poll() is None:
+        server.stop()
+
+
+def new_context(browser, *, lang="pt_BR", scheme="light", **kw):
+    """A phone-sized context in ``lang`` and colour ``scheme`` with the recorder and axe."""
+    ctx = browser.new_context(viewport=PHONE, locale=LOCALES[lang], color_scheme=scheme, has_touch=True, **kw)
+    ctx.add_init_script(RECORDER)
+    ctx.add_init_script(path=str(AXE))
+    return ctx
+
+
+def watch_errors(page, errors: list[str]) -> None:
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+
+def request(server: Server, method: str, path: str, *, form=None, body=None, headers=None):
+    """One request to the server: ``(status, headers, text)``; redirects are not followed."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    headers = dict(headers or {})
+    data = None
+    if form is not None:
+        data = urllib.parse.urlencode(form)
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    elif body is not None:
+        data = json.dumps(body)
+        headers["Content-Type"] = "application/json"
+    try:
+        conn.request(method, path, body=data, headers=headers)
+        r = conn.getresponse()
+        return r.status, dict(r.getheaders()), r.read().decode()
+    finally:
+        conn.close()
+
+
+def create_match(server: Server, **fields) -> tuple[str, str, str]:
+    """Create a match through the new-match form; ``(scoreboard path, id, key)``."""
+    form = {"variant": "paulista", "name0": "Nós", "name1": "Eles", "mano": "0", **fields}
+    status, headers, text = request(server, "POST", "/matches", form=form)
+    assert status == 303, text
+    path = headers["Location"]
+    _, _, match_id, key = path.split("/")
+    return path, match_id, key
+
+
+def api_act(server: Server, match_id: str, key: str, action: dict, version: int) -> dict:
+    """Record ``action`` through the JSON API; the new state."""
+    status, _h, text = request(server, "POST", f"/api/matches/{match_id}/actions",
+                            body={"action": action, "version": version}, headers={"X-Edit-Key": key})
+    assert status == 200, text
+    return json.loads(text)
+
+
+def action_button(page, action: dict):
+    code = json.dumps(action, separators=(",", ":"), sort_keys=True)
+    return page.locator(f"button[data-action='{code}']")
+
+
+def axe_violations(page) -> list[dict]:
+    """axe-core's serious and critical violations on the page as it is now (animations
+    finished first, so colours are measured at rest)."""
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState === 'finished')")
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5],
+         "summary": v["nodes"][0].get("failureSummary", "")[:300]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]

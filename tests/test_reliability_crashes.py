@@ -4,6 +4,7 @@ every action that got a success response is still there, the file passes
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import sqlite3
@@ -42,7 +43,7 @@ def drive(port, match, accepted, progress, rng):
                 accepted[match["id"]].append((state["version"], normalize_action(action)))
                 progress.notify_all()
             state = body
-    except OSError:  # the server was killed under us (reset, refused or closed)
+    except (OSError, http.client.HTTPException):  # killed under us: reset, refused, or cut mid-answer
         pass
     finally:
         c.close()

@@ -90,20 +90,25 @@
     if (e.detail.xhr && e.detail.xhr.status >= 502) setOnline(false);
   });
 
-  /* Feel: a short vibration when this phone's action was recorded. */
+  /* Feel: a short vibration when this phone's action was recorded. (beforeSwap: the form
+     that made the request is still in the page; afterRequest would fire on a detached one.) */
   var focusWasOnBoard = false;
-  document.addEventListener("htmx:beforeSwap", function () {
+  document.addEventListener("htmx:beforeRequest", function () {
+    /* Before hx-disabled-elt takes the focus off the tapped button. */
     var board = document.getElementById("scoreboard");
-    focusWasOnBoard = !!board && board.contains(document.activeElement);
+    if (board && board.contains(document.activeElement)) focusWasOnBoard = true;
+  });
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var xhr = e.detail.xhr;
+    if (xhr && xhr.status < 500) setOnline(true);
+    if (e.detail.requestConfig && e.detail.requestConfig.verb === "post" &&
+        xhr && xhr.status >= 200 && xhr.status < 300 && navigator.vibrate) {
+      navigator.vibrate(35);
+    }
   });
   document.addEventListener("htmx:afterRequest", function (e) {
     var xhr = e.detail.xhr;
-    if (!xhr || xhr.status === 0) return;
-    if (xhr.status < 500) setOnline(true);
-    var form = e.detail.elt && e.detail.elt.closest && e.detail.elt.closest("form");
-    if (form && form.method === "post" && xhr.status >= 200 && xhr.status < 300 && navigator.vibrate) {
-      navigator.vibrate(35);
-    }
+    if (xhr && xhr.status > 0 && xhr.status < 500) setOnline(true);
   });
   document.addEventListener("htmx:afterSettle", function () {
     var board = document.getElementById("scoreboard");

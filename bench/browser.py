@@ -1,9 +1,9 @@
 """Chromium measurements: page weight and tap to screen.
 
 Debian's Chromium (``/usr/bin/chromium``, installed with apt-get when missing) driven by
-Playwright for Python. Bytes come from the DevTools protocol: the sum of
-``Network.loadingFinished.encodedDataLength`` (headers plus body as sent on the wire) of
-every request the page makes while it opens, live polls excluded.
+Playwright for Python. Bytes are those of Chromium's DevTools Network events as Playwright
+reports them per browser context (``Request.sizes()``: response headers plus encoded body),
+so the service worker's own requests count too; live polls are left out.
 """
 
 from __future__ import annotations
@@ -50,71 +50,72 @@ def ensure_chromium() -> str:
 
 
 class NetLog:
-    """Requests seen on one page through CDP: url, status, encoded bytes, body size, encoding."""
+    """Requests of one browser context, service worker's included (its install-time
+    precache and the navigations it forwards): url, status, bytes on the wire (headers +
+    encoded body, from Playwright's ``Request.sizes()``, i.e. the DevTools Network events),
+    the body for the gzip estimate, the content encoding."""
 
-    def __init__(self, context, page) -> None:
-        self.cdp = context.new_cdp_session(page)
-        self.cdp.send("Network.enable")
-        self.requests: dict[str, dict[str, Any]] = {}
-        self.cdp.on("Network.responseReceived", self._response)
-        self.cdp.on("Network.loadingFinished", self._finished)
+    def __init__(self, context) -> None:
+        self.requests: list[dict[str, Any]] = []
+        context.on("requestfinished", self._finished)
 
-    def _response(self, e: dict[str, Any]) -> None:
-        r = e["response"]
-        headers = {k.lower(): v for k, v in r.get("headers", {}).items()}
-        self.requests[e["requestId"]] = {
-            "url": r["url"], "status": r["status"], "encoding": headers.get("content-encoding", ""),
-            "from_cache": r.get("fromDiskCache") or r.get("fromMemoryCache") or False,
-            "bytes": 0, "body": None,
-        }
-
-    def _finished(self, e: dict[str, Any]) -> None:
-        req = self.requests.get(e["requestId"])
-        if req is None:
+    def _finished(self, request) -> None:
+        try:
+            resp = request.response()
+            sizes = request.sizes()
+        except Exception:  # noqa: BLE001 - the context is closing
             return
-        req["bytes"] = int(e["encodedDataLength"])
-        if req["status"] == 200 and not req["from_cache"]:
+        if resp is None:
+            return
+        body = None
+        if resp.status == 200 and sizes["responseBodySize"] > 0:
             try:
-                body = self.cdp.send("Network.getResponseBody", {"requestId": e["requestId"]})
-                import base64
-
-                raw = base64.b64decode(body["body"]) if body.get("base64Encoded") else body["body"].encode()
-                req["body"] = raw
-            except Exception:  # noqa: BLE001 - body no longer available: no estimate for it
-                req["body"] = None
+                body = resp.body()
+            except Exception:  # noqa: BLE001 - body gone (service worker fetch): no estimate
+                body = None
+        self.requests.append({
+            "url": request.url, "status": resp.status,
+            "encoding": (resp.headers.get("content-encoding") or ""),
+            "from_cache": resp.from_service_worker or sizes["responseBodySize"] == 0,
+            "by_service_worker": request.service_worker is not None,
+            "bytes": sizes["responseHeadersSize"] + sizes["responseBodySize"],
+            "body_bytes": sizes["responseBodySize"],
+            "body": body,
+        })
 
     def take(self) -> list[dict[str, Any]]:
         """The requests so far (live polls left out), and forget them."""
-        out = [r for r in self.requests.values() if "/board?" not in r["url"]]
-        self.requests = {}
+        out = [r for r in self.requests if "/board?" not in r["url"]]
+        self.requests = []
         return out
 
 
 def _summary(reqs: list[dict[str, Any]]) -> dict[str, Any]:
     wire = sum(r["bytes"] for r in reqs)
-    # What gzip -6 would send: each text body compressed, headers as they were.
+    # What gzip -6 would send: each body compressed, headers as they were.
     est = 0
     for r in reqs:
         body = r["body"]
-        if body is None or r["encoding"]:
+        if body is None or r["encoding"] or len(body) != r["body_bytes"]:
             est += r["bytes"]
         else:
-            est += r["bytes"] - len(body) + len(gzip.compress(body, 6))
+            est += r["bytes"] - len(body) + min(len(body), len(gzip.compress(body, 6)))
     return {
         "bytes": wire,
         "gzip_estimate_bytes": est,
         "requests": [
-            {"url": r["url"].split("/", 3)[-1][:60], "status": r["status"], "bytes": r["bytes"],
-             "encoding": r["encoding"], "cache": bool(r["from_cache"])}
+            {"url": r["url"].split("/", 3)[-1][:48], "status": r["status"], "bytes": r["bytes"],
+             "encoding": r["encoding"], "cache": bool(r["from_cache"]), "sw": r["by_service_worker"]}
             for r in reqs
         ],
     }
 
 
-def page_weight(base: str, page_path: str, runs: int = 3) -> dict[str, Any]:
+def page_weight(base: str, page_path: str, runs: int = 3, settle_ms: int = 1200) -> dict[str, Any]:
     """Bytes to open ``page_path`` the first time (empty cache) and the second time (same
     browser profile), with the browser's usual ``Accept-Encoding`` and with
-    ``Accept-Encoding: identity``. Median over ``runs`` fresh browser contexts."""
+    ``Accept-Encoding: identity``; ``settle_ms`` after ``load`` lets the service worker
+    finish installing. Median over ``runs`` fresh browser contexts."""
     from playwright.sync_api import sync_playwright
 
     ensure_chromium()
@@ -128,15 +129,15 @@ def page_weight(base: str, page_path: str, runs: int = 3) -> dict[str, Any]:
                     headers = {"Accept-Encoding": "identity"} if mode == "identity" else None
                     context = browser.new_context(viewport={"width": 360, "height": 640},
                                                   extra_http_headers=headers)
+                    log = NetLog(context)
                     page = context.new_page()
-                    log = NetLog(context, page)
                     page.goto(base + page_path, wait_until="load")
-                    page.wait_for_timeout(200)
+                    page.wait_for_timeout(settle_ms)
                     results[f"first_{mode}"].append(_summary(log.take()))
                     page.goto("about:blank")
                     log.take()
                     page.goto(base + page_path, wait_until="load")
-                    page.wait_for_timeout(200)
+                    page.wait_for_timeout(300)
                     results[f"second_{mode}"].append(_summary(log.take()))
                     context.close()
         finally:
@@ -152,7 +153,7 @@ def page_weight(base: str, page_path: str, runs: int = 3) -> dict[str, Any]:
 TAP_JS = """
 () => {
   if (window.__bench) return;
-  window.__bench = {taps: [], start: null, before: null};
+  window.__bench = {taps: [], net: [], start: null, before: null};
   const b = window.__bench;
   const score = () => {
     const a = document.getElementById('score0'), c = document.getElementById('score1');
@@ -170,7 +171,15 @@ TAP_JS = """
     if (b.start === null || score() === b.before) return;
     const t0 = b.start; b.start = null;
     // The frame that shows the new score: after the next animation frame is produced.
-    requestAnimationFrame(() => setTimeout(() => b.taps.push(performance.now() - t0), 0));
+    requestAnimationFrame(() => setTimeout(() => {
+      const now = performance.now();
+      // When the action's answer had fully arrived (Resource Timing of the htmx request).
+      const rs = performance.getEntriesByType('resource').filter((r) => r.name.endsWith('/actions'));
+      const last = rs.length ? rs[rs.length - 1] : null;
+      b.net.push(last && last.startTime >= t0 - 1 ? [last.startTime - t0, last.responseEnd - t0] : null);
+      performance.clearResourceTimings();
+      b.taps.push(now - t0);
+    }, 0));
   }).observe(document.body, {childList: true, subtree: true, characterData: true});
 }
 """
@@ -190,6 +199,11 @@ FIND_BUTTON_JS = """
 """
 
 
+def _median_of(pairs: list[Any], i: int) -> float | None:
+    xs = [p[i] for p in pairs if p is not None]
+    return statistics.median(xs) if xs else None
+
+
 def tap_to_screen(base: str, page_path: str, taps: int = 50, throttle: float = 4.0) -> dict[str, Any]:
     """Tap "this side won the hand" ``taps`` times (sides alternating) at 360x640 with
     ``throttle``x CPU slowdown; each time, ms from the touch to the frame after the new
@@ -198,6 +212,7 @@ def tap_to_screen(base: str, page_path: str, taps: int = 50, throttle: float = 4
 
     ensure_chromium()
     samples: list[float] = []
+    net: list[float | None] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
@@ -217,6 +232,7 @@ def tap_to_screen(base: str, page_path: str, taps: int = 50, throttle: float = 4
                 page.touchscreen.tap(where[0], where[1])
                 page.wait_for_function(f"() => window.__bench.taps.length > {n}", timeout=10_000)
                 samples.append(page.evaluate("() => window.__bench.taps[window.__bench.taps.length - 1]"))
+                net.append(page.evaluate("() => window.__bench.net[window.__bench.net.length - 1]"))
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
             context.close()
         finally:
@@ -229,4 +245,9 @@ def tap_to_screen(base: str, page_path: str, taps: int = 50, throttle: float = 4
         "taps": len(s),
         "throttle": throttle,
         "samples": [round(x, 1) for x in samples],
+        # ms from the touch until the page started the action's request, and until its
+        # answer had arrived; the rest of each sample is the page's own work (swap, paint).
+        "request_start_p50_ms": _median_of(net, 0),
+        "answer_p50_ms": _median_of(net, 1),
+        "answer_samples": [None if x is None else [round(x[0], 1), round(x[1], 1)] for x in net],
     }

@@ -71,7 +71,13 @@ def serve_command(host: str, port: int, db_path: str, public_url: str | None, th
 
     db = Path(db_path).expanduser().resolve()
     app = create_app({"DATABASE": str(db), "PUBLIC_URL": public_url})
-    server = waitress.create_server(app, host=host, port=port, threads=threads)
+    try:
+        server = waitress.create_server(app, host=host, port=port, threads=threads)
+    except OSError as error:
+        raise click.ClickException(
+            f"Cannot listen on {host}:{port} ({error.strerror}). "
+            "Is another truco serve running? Stop it or choose another --port."
+        ) from None
     urls = urls_for(host, server.effective_port, public_url)
     click.echo(f"Database: {db}")
     click.echo("Open on the phones at the table:")

@@ -82,3 +82,18 @@ def test_serve_help_lists_the_options():
     result = CliRunner().invoke(cli, ["serve", "--help"])
     for option in ("--host", "--port", "--db", "--public-url"):
         assert option in result.output
+
+
+def test_serve_on_a_busy_port_says_so_without_a_traceback(tmp_path):
+    """Found by a first-time user: a second ``truco serve`` on the same port printed a traceback."""
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(
+            cli, ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "t.sqlite3"), "--no-qr"]
+        )
+    assert result.exit_code == 1
+    assert "Cannot listen on 127.0.0.1:" in result.output and "Traceback" not in result.output

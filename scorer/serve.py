@@ -8,6 +8,7 @@ the other phones at the table scan the screen to open the app.
 from __future__ import annotations
 
 import ipaddress
+import socket
 from pathlib import Path
 
 import click
@@ -71,13 +72,16 @@ def serve_command(host: str, port: int, db_path: str, public_url: str | None, th
 
     db = Path(db_path).expanduser().resolve()
     app = create_app({"DATABASE": str(db), "PUBLIC_URL": public_url})
-    try:
-        server = waitress.create_server(app, host=host, port=port, threads=threads)
-    except OSError as error:
-        raise click.ClickException(
-            f"Cannot listen on {host}:{port} ({error.strerror}). "
-            "Is another truco serve running? Stop it or choose another --port."
-        ) from None
+    if port:
+        # Try the address first: waitress leaves its socket open when binding fails.
+        try:
+            socket.create_server((host, port)).close()
+        except OSError as error:
+            raise click.ClickException(
+                f"Cannot listen on {host}:{port} ({error.strerror}). "
+                "Is another truco serve running? Stop it or choose another --port."
+            ) from None
+    server = waitress.create_server(app, host=host, port=port, threads=threads)
     urls = urls_for(host, server.effective_port, public_url)
     click.echo(f"Database: {db}")
     click.echo("Open on the phones at the table:")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import api_act, axe_violations, create_match, new_context
+from conftest import Server, api_act, axe_violations, create_match, new_context
 
 SIX = {
     "variant": "argentino-30", "table_size": "6",
@@ -15,7 +15,15 @@ SIX = {
 }
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """One server for the six runs (the pages only read)."""
+    server = Server(tmp_path_factory.mktemp("axe") / "serve.sqlite3", threads=4)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
 def pages(live):
     """Paths of every kind of page, with matches set up through HTTP."""
     # A 6-player argentino match in the buenas, a Truco pending, seats and a pica-pica hand.

@@ -64,11 +64,9 @@ def server(tmp_path):
 
 
 @pytest.fixture
-def browser():
-    with playwright_sync.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+def browser(chromium):
+    """The session's Chromium (conftest.py): one Playwright per process."""
+    return chromium
 
 
 def tap(page, version: int, action: dict) -> int:

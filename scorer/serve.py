@@ -15,6 +15,8 @@ import click
 
 #: Default database file, in the directory ``truco serve`` is started from.
 DEFAULT_DB = "truco.sqlite3"
+#: Open connections waitress accepts at once (four phones per table, hundreds of tables).
+CONNECTION_LIMIT = 4096
 
 
 def lan_addresses() -> list[str]:
@@ -81,7 +83,12 @@ def serve_command(host: str, port: int, db_path: str, public_url: str | None, th
                 f"Cannot listen on {host}:{port} ({error.strerror}). "
                 "Is another truco serve running? Stop it or choose another --port."
             ) from None
-    server = waitress.create_server(app, host=host, port=port, threads=threads)
+    # A tournament keeps hundreds of phones connected (waitress's default limit is 100
+    # connections); past 1,024 descriptors select() fails, so waitress must use poll().
+    server = waitress.create_server(
+        app, host=host, port=port, threads=threads,
+        connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True,
+    )
     urls = urls_for(host, server.effective_port, public_url)
     click.echo(f"Database: {db}")
     click.echo("Open on the phones at the table:")

@@ -55,7 +55,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "truco.sqlite3"),
         PUBLIC_URL=None,
-        MATCH_CACHE_SIZE=64,
+        MATCH_CACHE_SIZE=1024,
         LANGUAGES=i18n.LANGUAGES,
         BABEL_DEFAULT_LOCALE="pt_BR",
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE_DIR / "translations"),

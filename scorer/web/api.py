@@ -19,7 +19,7 @@ from scorer.variants import VARIANTS
 from scorer.web import forms, tools
 from scorer.web.db import get_db
 from scorer.web.engine import DUPLICATE, STALE
-from scorer.web.i18n import translate
+from scorer.web.i18n import translate, translator
 from scorer.web.matches import check_key, get_match_or_404, public_base, service
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -65,7 +65,7 @@ def create_match():
         edit_key=row.edit_key,
         edit_url=base + url_for("matches.scoreboard", match_id=row.id, key=row.edit_key),
         watch_url=base + url_for("matches.watch", match_id=row.id),
-        state=service().state(get_db(), row, translate),
+        state=service().state(get_db(), row, translator()),
     ), 201
 
 
@@ -73,7 +73,7 @@ def create_match():
 def get_match(match_id: str):
     """The match's state (the engine's state JSON plus ``id`` and ``version``)."""
     row = get_match_or_404(match_id)
-    return jsonify(service().state(get_db(), row, translate))
+    return jsonify(service().state(get_db(), row, translator()))
 
 
 @bp.post("/matches/<match_id>/actions")
@@ -90,7 +90,7 @@ def post_action(match_id: str):
     if not isinstance(version, int) or isinstance(version, bool):
         abort(422, gettext("The body needs the version number the action was made on."))
     try:
-        outcome, state = service().act(get_db(), row.id, action, version, translate)
+        outcome, state = service().act(get_db(), row.id, action, version, translator())
     except TrucoError as e:
         return error_json(e, names=row.names)
     if outcome == STALE:

@@ -27,7 +27,7 @@ APPLIED, DUPLICATE, STALE = "applied", "duplicate", "stale"
 class MatchService:
     """Replayed matches cached by id (at most ``size``), plus the apply-and-store step."""
 
-    def __init__(self, size: int = 64, max_actions: int = 5000) -> None:
+    def __init__(self, size: int = 1024, max_actions: int = 5000) -> None:
         self.size = max(1, int(size))
         self.max_actions = int(max_actions)
         self._cache: OrderedDict[str, Match] = OrderedDict()
@@ -80,13 +80,19 @@ class MatchService:
         action: dict[str, Any],
         version: int,
         translate: Callable[[str], str] | None = None,
-    ) -> tuple[str, dict[str, Any]]:
+        *,
+        log_limit: int | None = None,
+        with_state: bool = True,
+    ) -> tuple[str, dict[str, Any] | None]:
         """Validate ``action`` made on ``version``, store it, and return the new state.
 
         Returns ``(outcome, state)``: ``APPLIED`` (stored, committed), ``DUPLICATE``
         (the same action was just stored on that same version: a double tap; nothing
         stored) or ``STALE`` (the match moved on; nothing stored). ``state`` is the
-        current one in every case.
+        current one in every case (its log cut to the newest ``log_limit`` entries), or
+        None with ``with_state=False`` (a caller that renders the state itself: the
+        state is then not built at all, so an action costs the same at action 10 and at
+        action 1,000).
 
         :raise RuleError: the engine refuses the action, or the match already holds
             ``max_actions`` actions (``too_many_actions``); nothing stored.
@@ -102,7 +108,7 @@ class MatchService:
                 outcome = STALE
                 if version == row.version - 1 and store.get_action(db, row.id, version) == action:
                     outcome = DUPLICATE
-                return outcome, self._state(m, row, translate)
+                return outcome, self._state(m, row, translate, log_limit) if with_state else None
             if row.version >= self.max_actions:
                 raise RuleError(
                     "too_many_actions",
@@ -110,15 +116,13 @@ class MatchService:
                     limit=self.max_actions,
                 )
             m.apply(action)  # raises RuleError, m unchanged
-            state = m.state(names=tuple(row.names), translate=translate)
-            if not store.append_action(db, row.id, version, action, score=state["score"], winner=state["winner"]):
+            if not store.append_action(db, row.id, version, action, score=m.score, winner=m.winner):
                 # Another process got there first: forget our copy and report.
                 self._cache.pop(row.id, None)
                 row = store.get_match(db, match_id)
-                return STALE, self._state(self._match(db, row), row, translate)
-            state["id"] = row.id
-            state["version"] = m.version
-            return APPLIED, state
+                m = self._match(db, row)
+                return STALE, self._state(m, row, translate, log_limit) if with_state else None
+            return APPLIED, self._state(m, row, translate, log_limit) if with_state else None
 
     @staticmethod
     def check_settings(variant: str, options: dict[str, Any], mano: int) -> Match:

@@ -6,8 +6,10 @@ browser's Accept-Language, else pt_BR.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Flask, current_app, request
-from flask_babel import Babel, get_locale, gettext
+from flask_babel import Babel, get_locale, get_translations, gettext
 
 #: Supported locales, the default first.
 LANGUAGES = ("pt_BR", "es", "en")
@@ -43,6 +45,22 @@ def translate(message: str) -> str:
     Placeholders stay as they are; the core fills them in after translation.
     """
     return gettext(message) if message else message
+
+
+def translator() -> Callable[[str], str]:
+    """:func:`translate` bound to the current request's translations, looked up once.
+
+    Flask-Babel's ``gettext`` finds the locale and its catalogue again on every call
+    (about 6 µs); a match's log calls it once per line, so views that render a log take
+    this callable once per request instead (about 0.2 µs a line). Use it inside one
+    locale (not across a ``force_locale`` block).
+    """
+    ugettext = get_translations().ugettext
+
+    def fast(message: str) -> str:
+        return ugettext(message) if message else message
+
+    return fast
 
 
 def default_names() -> tuple[str, str]:

@@ -27,7 +27,7 @@ from scorer.errors import RuleError
 from scorer.web import board, forms, qr
 from scorer.web.db import get_db
 from scorer.web.engine import APPLIED, DUPLICATE, STALE, MatchService
-from scorer.web.i18n import default_names, translate
+from scorer.web.i18n import default_names, translate, translator
 
 bp = Blueprint("matches", __name__)
 
@@ -80,10 +80,21 @@ def series_of(row: store.MatchRow) -> series.SeriesStatus | None:
     return series.series_status(store.series_tally(db, row.series), row.best_of, games)
 
 
+def rematch_url(row: store.MatchRow, key: str | None) -> str | None:
+    """Where this phone goes for the match's Revanche, once one exists: its scoreboard
+    (with its own edit key) for a phone that could record here, else its watch page."""
+    if not row.rematch:
+        return None
+    if key is None:
+        return url_for("matches.watch", match_id=row.rematch)
+    new = store.get_match(get_db(), row.rematch)
+    return url_for("matches.scoreboard", match_id=new.id, key=new.edit_key) if new else None
+
+
 def board_context(row: store.MatchRow, *, key: str | None, message: str | None = None) -> dict[str, Any]:
     """Template context of the scoreboard fragment (``key`` None = watch only)."""
     db = get_db()
-    state = service().state(db, row, translate, log_limit=LOG_LIMIT)
+    state = service().state(db, row, translator(), log_limit=LOG_LIMIT)
     ctx = board.view(state, store.get_action(db, row.id, row.version - 1) if row.version else None)
     ctx.update(
         row=row,
@@ -91,6 +102,7 @@ def board_context(row: store.MatchRow, *, key: str | None, message: str | None =
         message=message,
         series=board.series_view(series_of(row), state["names"]),
         seats=board.seats_view(row.players, row.mano, state),
+        rematch_url=rematch_url(row, key),
         oob=is_htmx(),
     )
     ctx["say"] = board.spoken(state, ctx["pending_call"], ctx["special"], ctx["series"], ctx["seats"])
@@ -192,7 +204,8 @@ def act(match_id: str, key: str):
     if action.get("type") == "undo" and not request.form.get("confirmed"):
         return render_template("matches/undo.html", row=row, key=key, version=version)
     try:
-        outcome, _state = service().act(get_db(), row.id, action, version, translate)
+        # The view renders the board itself (once, log cut to LOG_LIMIT): no state here.
+        outcome, _state = service().act(get_db(), row.id, action, version, translate, with_state=False)
     except RuleError as e:
         return render_board(row, key=key, message=e.render(translate, row.names), status=422)
     row = store.get_match(get_db(), row.id)

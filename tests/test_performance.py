@@ -1,0 +1,172 @@
+"""What keeps a request cheap (issue 6): an action builds one short state, the log's
+translations are looked up once, each server thread reuses its SQLite connection
+(and still sees other processes' writes), responses are compressed, static files are
+cached for good under versioned URLs, and the service worker downloads little."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+
+import pytest
+from flask_babel import force_locale, gettext
+
+from scorer import store
+from scorer.match import Match
+from scorer.web import create_app
+from scorer.web.db import get_db
+from scorer.web.engine import APPLIED, STALE, MatchService
+from scorer.web.i18n import LANGUAGES, translator
+from scorer.web.matches import LOG_LIMIT
+
+HX = {"HX-Request": "true"}
+TRUCO = {"type": "call", "side": 0, "call": "truco"}
+REFUSE = {"type": "no_quiero", "side": 1}
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "DATABASE": tmp_path / "t.sqlite3"})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def new_match(client):
+    r = client.post("/matches", data={"variant": "paulista", "name0": "Nós", "name1": "Eles", "mano": "0"})
+    assert r.status_code == 303
+    path = r.headers["Location"]
+    return path, path.split("/")[2], path.split("/")[3]
+
+
+def act(client, path, action, version, headers=None):
+    return client.post(path + "/actions", data={"action": json.dumps(action), "version": str(version)},
+                       headers=headers or {})
+
+
+def play(client, path, hands: int) -> int:
+    """``hands`` hands of a Truco refused and its tento taken back (three actions and log
+    entries each; the score stays 0-0); the version."""
+    v = 0
+    for hand in range(hands):
+        side = hand % 2
+        for a in ({"type": "call", "side": side, "call": "truco"}, {"type": "no_quiero", "side": 1 - side},
+                  {"type": "adjust", "side": side, "delta": -1}):
+            assert act(client, path, a, v).status_code == 303, act(client, path, a, v).get_data(as_text=True)
+            v += 1
+    return v
+
+
+# ---------------------------------------------------------------- one short state per action
+
+
+def test_an_htmx_action_builds_only_short_states(client, monkeypatch):
+    """The action used to build the whole log (every line translated) before the page built
+    it again: its cost grew with the match. Now every state built has the page's limit."""
+    path, _id, _key = new_match(client)
+    v = play(client, path, 2)
+    limits = []
+    real = Match.state
+
+    def spy(self, *args, **kwargs):
+        limits.append(kwargs.get("log_limit"))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Match, "state", spy)
+    r = act(client, path, TRUCO, v, HX)
+    assert r.status_code == 200 and f'data-version="{v + 1}"' in r.get_data(as_text=True)
+    assert limits == [LOG_LIMIT]
+    limits.clear()
+    assert act(client, path, REFUSE, v + 1).status_code == 303  # without JavaScript: no state at all
+    assert limits == []
+
+
+def test_service_act_without_state_stores_score_and_winner(app):
+    with app.app_context():
+        db = get_db()
+        row = store.create_match(db, variant="paulista", options={}, names=("A", "B"), mano=0)
+        svc = MatchService()
+        assert svc.act(db, row.id, TRUCO, 0, with_state=False) == (APPLIED, None)
+        assert svc.act(db, row.id, REFUSE, 1, with_state=False) == (APPLIED, None)
+        stored = store.get_match(db, row.id)
+        assert stored.version == 2 and stored.score == (1, 0) and stored.winner is None
+        outcome, state = svc.act(db, row.id, TRUCO, 0, log_limit=1)  # stale: the current state
+        assert outcome == STALE and state["version"] == 2 and len(state["log"]) == 1
+        assert svc.act(db, row.id, TRUCO, 0, with_state=False) == (STALE, None)
+
+
+def test_the_api_still_answers_the_whole_log(client):
+    path, match_id, key = new_match(client)
+    v = play(client, path, 15)
+    r = client.post(f"/api/matches/{match_id}/actions", json={"action": TRUCO, "version": v},
+                    headers={"X-Edit-Key": key})
+    assert r.status_code == 200 and len(r.get_json()["log"]) == v + 1 > LOG_LIMIT
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_translator_translates_like_gettext(app, code):
+    messages = ["Us", "Them", "{side} won the hand", "", "not a message in the catalogue"]
+    with app.test_request_context("/"), force_locale(code):
+        fast = translator()
+        assert [fast(m) for m in messages] == [gettext(m) if m else m for m in messages]
+
+
+# ---------------------------------------------------------------- one connection per thread
+
+
+def test_a_thread_reuses_its_connection_and_other_threads_get_their_own(app):
+    seen = []
+
+    def one_request():
+        with app.test_request_context("/"):
+            seen.append((threading.get_ident(), id(get_db())))
+            app.do_teardown_appcontext()
+
+    one_request()
+    one_request()
+    t = threading.Thread(target=one_request)
+    t.start()
+    t.join()
+    assert seen[0] == seen[1]
+    assert seen[2][1] != seen[0][1]
+
+
+def test_a_transaction_left_open_is_rolled_back_at_teardown(app):
+    with app.test_request_context("/"):
+        db = get_db()
+        db.execute("BEGIN IMMEDIATE")
+    assert not db.in_transaction  # the next request (and other processes) can write
+    with app.test_request_context("/"):
+        assert get_db() is db
+
+
+def test_a_poll_sees_a_write_made_by_another_connection(client, app):
+    """Another process (here: another connection) records an action: the reused connection
+    must not keep an old snapshot, and the service must not answer from its cache."""
+    path, match_id, key = new_match(client)
+    assert act(client, path, TRUCO, 0, HX).status_code == 200
+    assert client.get(f"{path}/board?version=1&rematch=0", headers=HX).status_code == 204
+    other = store.connect(app.config["DATABASE"])
+    try:
+        assert store.append_action(other, match_id, 1, REFUSE, score=(1, 0), winner=None)
+    finally:
+        other.close()
+    r = client.get(f"{path}/board?version=1&rematch=0", headers=HX)
+    assert r.status_code == 200 and 'data-version="2"' in r.get_data(as_text=True)
+    assert act(client, path, TRUCO, 1, HX).status_code == 409  # stale: the other write counts
+    assert act(client, path, TRUCO, 2, HX).status_code == 200
+
+
+def test_every_action_is_committed_before_the_response(client, app):
+    path, match_id, _key = new_match(client)
+    assert act(client, path, TRUCO, 0, HX).status_code == 200
+    other = sqlite3.connect(app.config["DATABASE"])
+    try:
+        assert other.execute("SELECT version FROM match WHERE id = ?", (match_id,)).fetchone()[0] == 1
+        assert other.execute("SELECT COUNT(*) FROM action WHERE match_id = ?", (match_id,)).fetchone()[0] == 1
+    finally:
+        other.close()

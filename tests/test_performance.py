@@ -170,3 +170,59 @@ def test_every_action_is_committed_before_the_response(client, app):
         assert other.execute("SELECT COUNT(*) FROM action WHERE match_id = ?", (match_id,)).fetchone()[0] == 1
     finally:
         other.close()
+
+
+# ---------------------------------------------------------------- what goes over the wire
+
+
+BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd"}
+
+
+def test_pages_and_fragments_are_compressed_when_the_client_accepts_it(client):
+    path, _id, _key = new_match(client)
+    page = client.get(path, headers=BROWSER)
+    assert page.headers["Content-Encoding"] == "br" and "Accept-Encoding" in page.headers["Vary"]
+    assert "Cookie" in page.headers["Vary"]  # the board's own Vary is kept
+    gz = client.get(path, headers={"Accept-Encoding": "gzip"})
+    assert gz.headers["Content-Encoding"] == "gzip"
+    import gzip
+    assert gzip.decompress(gz.data) == client.get(path).data  # same page, no encoding asked
+    assert "Content-Encoding" not in client.get(path).headers
+    assert client.get(f"{path}/board?version=0&rematch=0", headers={**HX, **BROWSER}).status_code == 204
+    small = client.get("/static/icons/icon.svg", headers=BROWSER)  # under 1 KB: as it is
+    assert "Content-Encoding" not in small.headers
+    small.close()
+
+
+def test_static_files_have_versioned_urls_cached_for_a_year(client, app):
+    html = client.get("/").get_data(as_text=True)
+    urls = re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+    assert urls and all(re.search(r"\?v=[0-9a-f]{12}$", u) for u in urls), urls
+    for url in urls:
+        r = client.get(url, headers=BROWSER)
+        assert r.status_code == 200 and r.headers["Cache-Control"] == "public, max-age=31536000, immutable", url
+        r.close()
+    htmx = next(u for u in urls if "htmx" in u)
+    r = client.get(htmx, headers=BROWSER)
+    assert r.headers["Content-Encoding"] in ("br", "zstd") and len(r.data) < 20_000
+    r.close()
+    bare, _v = htmx.split("?v=")
+    for url in (bare, bare + "?v=0123456789ab"):  # no or an old hash: revalidated, not kept
+        r = client.get(url)
+        assert r.status_code == 200 and "immutable" not in r.headers.get("Cache-Control", ""), url
+        r.close()
+
+
+def test_pages_are_never_cached(client):
+    path, _id, _key = new_match(client)
+    assert client.get(path).headers["Cache-Control"] == "no-store"
+
+
+def test_service_worker_installs_the_page_files_and_one_offline_page(client):
+    body = client.get("/sw.js").get_data(as_text=True)
+    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", body).group(1))
+    assert all("?v=" in u for u in shell)  # the same URLs the pages load: already in the HTTP cache
+    install = body[body.index('addEventListener("install"'):body.index('addEventListener("activate"')]
+    assert "ESSENTIAL.concat([OFFLINE[browserLang()]])" in install
+    assert "Object.values(OFFLINE)" not in body  # not every language at install
+    assert "SHELL.includes(url.pathname + url.search)" in body

@@ -7,6 +7,7 @@ Blueprints: ``matches`` (new match, scoreboard, actions, share, watch, polling),
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,62 @@ HTMX_FILE = "vendor/htmx-2.0.11.min.js"
 
 #: Content-Security-Policy of every response: nothing inline, nothing from elsewhere.
 CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+
+#: Responses worth compressing (flask-compress; Brotli, zstd or gzip, as the client accepts).
+COMPRESS_MIMETYPES = [
+    "text/html", "text/css", "text/javascript", "application/javascript", "application/json",
+    "application/manifest+json", "image/svg+xml",
+]
+#: ``Cache-Control`` of a static file asked for with its content's hash (``?v=``).
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+def init_compression(app: Flask) -> None:
+    """Compress text responses over 1 KB when the client accepts it (Brotli first: the
+    smallest at the same cost; gzip for clients that only take gzip). Static files are
+    streamed, which flask-compress does with Brotli, zstd or deflate."""
+    from flask_compress import Compress
+
+    app.config.setdefault("COMPRESS_MIMETYPES", COMPRESS_MIMETYPES)
+    app.config.setdefault("COMPRESS_MIN_SIZE", 1024)
+    app.config.setdefault("COMPRESS_BR_LEVEL", 5)
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "zstd", "gzip", "deflate"])
+    app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br", "zstd", "deflate"])
+    Compress(app)
+
+
+def init_static_versions(app: Flask) -> None:
+    """Versioned static URLs: ``url_for('static', filename=f)`` adds ``?v=`` and a hash of
+    the file's content (computed here, at start), and a request with the current hash is
+    cached for a year (``immutable``); a changed file gets a new URL."""
+    folder = Path(app.static_folder or "")
+    versions: dict[str, str] = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            versions[path.relative_to(folder).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    app.extensions["truco_static_versions"] = versions
+
+    @app.url_defaults
+    def static_version(endpoint: str, values: dict[str, Any]) -> None:
+        if endpoint == "static" and "v" not in values:
+            v = versions.get(values.get("filename", ""))
+            if v:
+                values["v"] = v
+
+    @app.after_request
+    def static_cache(response):
+        if request.endpoint != "static":
+            return response
+        if response.status_code == 200 and response.is_streamed:
+            # Small files: read into memory (the file is closed with the response), so
+            # flask-compress compresses them like a page (gzip too) with a Content-Length.
+            response.direct_passthrough = False
+            response.make_sequence()
+        wanted = request.args.get("v")
+        if wanted and wanted == versions.get((request.view_args or {}).get("filename", "")):
+            response.headers["Cache-Control"] = IMMUTABLE
+        return response
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -69,6 +126,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     i18n.init_app(app)
+    init_compression(app)
+    init_static_versions(app)
     app.extensions["truco_matches"] = MatchService(app.config["MATCH_CACHE_SIZE"], app.config["MAX_ACTIONS"])
 
     from scorer.web import api, errors, labels, lang, matches, records, shell, tools

@@ -7,10 +7,27 @@ const META = "truco-meta";
 const SHELL = {{ shell|tojson }};
 const OFFLINE = {{ offline|tojson }};
 
+/* Install downloads little: the shell files the page itself loads (already in the HTTP
+   cache, under versioned URLs cached for a year, so nothing goes over the network) and the
+   offline page in one language, the browser's; the page then says its own language (see
+   "message") and that offline page is added if it differs. Images the page does not load
+   (the home-screen icon) are cached the first time something asks for them. */
+const ESSENTIAL = SHELL.filter((u) => !/\.png(\?|$)/.test(u));
+
+function browserLang() {
+  const tags = (self.navigator.languages || [self.navigator.language || ""]).map((t) => t.replace("-", "_"));
+  for (const tag of tags) {
+    if (Object.prototype.hasOwnProperty.call(OFFLINE, tag)) return tag;
+    const short = Object.keys(OFFLINE).find((code) => code.slice(0, 2) === tag.slice(0, 2));
+    if (short) return short;
+  }
+  return "{{ default }}";
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches.open(CACHE)
-      .then((cache) => cache.addAll(SHELL.concat(Object.values(OFFLINE))))
+      .then((cache) => cache.addAll(ESSENTIAL.concat([OFFLINE[browserLang()]])))
       .then(() => self.skipWaiting())
   );
 });
@@ -27,7 +44,10 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("message", (event) => {
   const lang = event.data && event.data.lang;
   if (Object.prototype.hasOwnProperty.call(OFFLINE, lang)) {
-    event.waitUntil(caches.open(META).then((c) => c.put("/lang", new Response(lang))));
+    event.waitUntil(Promise.all([
+      caches.open(META).then((c) => c.put("/lang", new Response(lang))),
+      caches.open(CACHE).then((c) => c.match(OFFLINE[lang]).then((hit) => hit || c.add(OFFLINE[lang]))),
+    ]));
   }
 });
 
@@ -36,6 +56,7 @@ function offlinePage() {
     .then((c) => c.match("/lang"))
     .then((r) => (r ? r.text() : "{{ default }}"))
     .then((lang) => caches.match(OFFLINE[lang] || OFFLINE["{{ default }}"]))
+    .then((r) => r || caches.open(CACHE).then((c) => c.match(OFFLINE[browserLang()])))
     .then((r) => r || new Response("", { status: 503 }));
 }
 
@@ -46,8 +67,14 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(offlinePage));
-  } else if (SHELL.includes(url.pathname)) {
-    event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));
+  } else if (SHELL.includes(url.pathname + url.search)) {
+    event.respondWith(caches.match(request).then((hit) => hit || fetch(request).then((response) => {
+      if (response.ok) {
+        const copy = response.clone();
+        caches.open(CACHE).then((c) => c.put(request, copy));
+      }
+      return response;
+    })));
   }
   /* Everything else (scoreboard polls, actions) goes to the network only. */
 });

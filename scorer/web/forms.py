@@ -25,6 +25,8 @@ RECENT_COOKIE = "recent"
 RECENT_MAX = 8
 COOKIE_AGE = 365 * 24 * 3600
 NAME_MAX = 24
+#: The longest choice text a closed select shows whole at 360 px (bold, 16 px).
+SELECT_TEXT_MAX = 28
 
 
 def _b64(data: Any) -> str:
@@ -65,7 +67,11 @@ def remember(response, settings: dict[str, Any] | None, row: store.MatchRow) -> 
 
 
 def option_fields(variant_id: str, chosen: dict[str, Any]) -> list[dict[str, Any]]:
-    """The option controls of one variant: ``[{"key", "label", "choices": [(value, text, selected)]}]``."""
+    """The option controls of one variant: ``[{"key", "label", "choices": [(value, text, selected)], "long"}]``.
+
+    ``long``: a choice's text is too long for a closed select on a 360 px phone (it
+    would be cut off), so the form shows the choices as radio buttons, whose text wraps.
+    """
     variant = VARIANTS.get(variant_id)
     if variant is None:
         return []
@@ -74,12 +80,13 @@ def option_fields(variant_id: str, chosen: dict[str, Any]) -> list[dict[str, Any
         current = chosen.get(spec.key, spec.default)
         if current not in spec.choices:
             current = spec.default
+        choices = [(str(c), labels.choice_label(c), c == current and type(c) is type(current)) for c in spec.choices]
         fields.append(
             {
                 "key": spec.key,
                 "label": gettext(spec.label),
-                "choices": [(str(c), labels.choice_label(c), c == current and type(c) is type(current))
-                            for c in spec.choices],
+                "choices": choices,
+                "long": any(len(text) > SELECT_TEXT_MAX for _v, text, _s in choices),
             }
         )
     return fields
@@ -96,6 +103,7 @@ def new_match_context(variant_id: str, settings: dict[str, Any]) -> dict[str, An
         players = None
     return {
         "variants": [(v.id, v.title, gettext(v.description)) for v in VARIANTS.values()],
+        "variant_titles": {v.id: v.title for v in VARIANTS.values()},
         "variant": VARIANTS[variant_id],
         "description": gettext(VARIANTS[variant_id].description),
         "fields": option_fields(variant_id, settings.get("options", {}) if same else {}),

@@ -12,6 +12,8 @@ from typing import Any
 
 from flask_babel import gettext, lazy_gettext
 
+from scorer.web.i18n import locale_code
+
 #: Which table's words each variant uses.
 FAMILY = {
     "truco-15": "rio",
@@ -46,10 +48,19 @@ CALLS_GAUCHO = {"retruco": "Retruco!", "vale_cuatro": "Vale quatro!"}
 
 #: Answers and folds, by family.
 WORDS = {
-    "rio": {"quiero": "Quiero", "no_quiero": "No quiero", "mazo": "Me voy al mazo", "no_flor": "Sin flor"},
-    "br": {"quiero": "Quero!", "no_quiero": "Não quero", "mazo": "Corremos da mão", "no_flor": "Sem flor"},
-    "gaucho": {"quiero": "Quero", "no_quiero": "Não quero", "mazo": "Vou pro mazo", "no_flor": "Sem flor"},
-    "cat": {"quiero": "Vull", "no_quiero": "No vull", "mazo": "Me'n vaig", "no_flor": "Sense flor"},
+    "rio": {"quiero": "Quiero", "no_quiero": "No quiero", "mazo": "Me voy al mazo", "no_flor": "No tengo flor"},
+    "br": {"quiero": "Quero!", "no_quiero": "Não quero", "mazo": "Corremos da mão", "no_flor": "Não tenho flor"},
+    "gaucho": {"quiero": "Quero", "no_quiero": "Não quero", "mazo": "Vou pro mazo", "no_flor": "Não tenho flor"},
+    "cat": {"quiero": "Vull", "no_quiero": "No vull", "mazo": "Me'n vaig", "no_flor": "No tinc flor"},
+}
+#: Answers to a pending Flor (or Contraflor), by family: "Quiero" and "No quiero" alone
+#: read like answers to the Truco, and "No quiero" would look like "No tengo flor".
+FLOR_CALLS = ("flor", "contraflor", "contraflor_al_resto")
+FLOR_ANSWERS = {
+    "rio": {"quiero": "Con flor quiero", "no_quiero": "Con flor me achico"},
+    "br": {"quiero": "Com flor quero", "no_quiero": "Fugir"},
+    "gaucho": {"quiero": "Com flor quero", "no_quiero": "Fugir"},
+    "cat": {"quiero": "Amb flor vull", "no_quiero": "Amb flor me'n vaig"},
 }
 
 #: The special hand's two decisions, by special-hand name.
@@ -91,22 +102,38 @@ def choice_label(value: Any) -> str:
     return str(value)
 
 
+def exclaim(text: str) -> str:
+    """``text`` as the page's language writes a shout: Spanish opens it with "¡"
+    ("¡Flor!", "¡Quiero retruco!"); other languages leave it as it is."""
+    if text.endswith("!") and not text.startswith("¡") and locale_code() == "es":
+        return "¡" + text
+    return text
+
+
 def call_name(variant: str, call: str) -> str:
-    """The table's word for a call ("Seis!", "Real Envido")."""
+    """The table's word for a call ("Seis!", "Real Envido"; "¡Seis!" on a Spanish page)."""
     if FAMILY.get(variant) == "gaucho" and call in CALLS_GAUCHO:
-        return CALLS_GAUCHO[call]
-    return CALLS.get(call, call.replace("_", " ").title())
+        return exclaim(CALLS_GAUCHO[call])
+    return exclaim(CALLS.get(call, call.replace("_", " ").title()))
 
 
 def action_label(variant: str, action: dict[str, Any], names: list[str] | tuple[str, str], state: dict[str, Any]) -> str:
-    """The words on the button for ``action`` (one of the engine's legal actions)."""
+    """The words on the button for ``action`` (one of the engine's legal actions).
+
+    An answer to a pending Flor says so ("Con flor quiero", "Con flor me achico"), and
+    on a Spanish page a shout opens with "¡".
+    """
     kind = action.get("type")
-    words = WORDS[FAMILY.get(variant, "rio")]
+    family = FAMILY.get(variant, "rio")
+    words = WORDS[family]
     side = action.get("side")
+    pending = ((state.get("hand") or {}).get("pending") or {}).get("call")
     if kind == "call":
         return call_name(variant, action.get("call", ""))
+    if pending in FLOR_CALLS and kind in FLOR_ANSWERS[family]:
+        return FLOR_ANSWERS[family][kind]
     if kind in words:
-        return words[kind]
+        return exclaim(words[kind])
     if kind == "special_hand":
         if variant == "truc":
             return SPECIAL_CAT.get(action.get("decision"), "")

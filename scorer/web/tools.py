@@ -11,6 +11,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorer import cards_cli
 from scorer.errors import TrucoError
+from scorer.variants import VARIANTS as RULES
 from scorer.web.i18n import card_lang, translate
 
 bp = Blueprint("tools", __name__)
@@ -21,7 +22,10 @@ RANKS = {"pt": ("A", "2", "3", "4", "5", "6", "7", "Q", "J", "K"),
          "en": ("A", "2", "3", "4", "5", "6", "7", "Q", "J", "K")}
 PICKER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "Q", "J", "K")
 SUITS = ("♠", "♣", "♥", "♦")
-VARIANTS = ("truco-15", "argentino-30", "uruguaio", "paulista", "mineiro", "gauderio", "truc")
+#: The "which card wins?" variants: ``(id, title)``, the title shown to people.
+VARIANTS = tuple(
+    (v, RULES[v].title) for v in ("truco-15", "argentino-30", "uruguaio", "paulista", "mineiro", "gauderio", "truc")
+)
 TRUE = ("1", "true", "on", "yes")
 
 

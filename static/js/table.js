@@ -120,4 +120,21 @@
     keepAwake();
   });
   keepAwake();
+
+  /* New match: "mano in the first hand" and the seats say the names being typed
+     ([data-name-of=<input name>]); an empty field keeps the generic words. */
+  function showNames() {
+    var spans = document.querySelectorAll("[data-name-of]"), i, span, input;
+    for (i = 0; i < spans.length; i++) {
+      span = spans[i];
+      input = document.querySelector("input[name='" + span.dataset.nameOf + "']");
+      if (!input) continue;
+      if (span.dataset.generic === undefined) span.dataset.generic = span.textContent;
+      span.textContent = input.value.trim() || span.dataset.generic;
+    }
+  }
+  document.addEventListener("input", function (e) {
+    if (e.target.name === "name0" || e.target.name === "name1") showNames();
+  });
+  showNames();
 })();

@@ -64,7 +64,7 @@ def test_read_aloud_speaks_spanish_on_a_spanish_page(chromium, live):
     page.click("#speak")
     [said] = page.evaluate("window.__spoken")
     assert said["lang"] == "es"
-    assert said["text"].startswith("Nosotros 0, Ellos 17, en buenas. Mano 1, vale 1. Truco! de Nosotros")
+    assert said["text"].startswith("Nosotros 0, Ellos 17, en buenas. Mano 1, vale 1. ¡Truco! de Nosotros")
     ctx.close()
 
 

@@ -96,6 +96,17 @@ class Client:
 
     # ----------------------------------------------------------------- htmx
 
+    def form_undo(self, m: MatchRef) -> None:
+        """Undo the last action with the confirmed Undo form, without JavaScript (303, no
+        state built): the bench's untimed reset, cheap at any length of the match."""
+        form = urllib.parse.urlencode({"version": str(m.version), "action": json.dumps({"type": "undo"}),
+                                       "confirmed": "1"}).encode()
+        status, data, _ = self.request("POST", m.action_path(), form,
+                                       {"Content-Type": "application/x-www-form-urlencoded"})
+        if status != 303:
+            raise HttpError(f"undo at v{m.version} answered {status}: {data[:300]!r}")
+        m.version += 1
+
     def htmx_act(self, m: MatchRef, action: dict[str, Any]) -> tuple[float, int]:
         """Tap a button: the htmx form post that answers the scoreboard fragment.
 

@@ -59,6 +59,11 @@ def create_match():
     except TrucoError as e:
         return error_json(e)
     row = store.create_match(get_db(), variant=variant, options=m.options, names=names, mano=mano)
+    return created_json(row)
+
+
+def created_json(row: store.MatchRow):
+    """201 ``{"id", "edit_key", "edit_url", "watch_url", "state"}`` for a match just stored."""
     base = public_base()
     return jsonify(
         id=row.id,

@@ -11,17 +11,17 @@ from __future__ import annotations
 import csv
 import io
 
-from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, make_response, request
 from flask_babel import gettext
 
 from scorer import store
 from scorer.errors import TrucoError
 from scorer.match import Match, normalize_action
 from scorer.web import forms
-from scorer.web.api import error_json, json_body
+from scorer.web.api import created_json, error_json, json_body
 from scorer.web.db import get_db
 from scorer.web.i18n import translate
-from scorer.web.matches import check_key, get_match_or_404, public_base, service
+from scorer.web.matches import check_key, get_match_or_404, service
 
 bp = Blueprint("records", __name__, url_prefix="/api")
 
@@ -82,14 +82,7 @@ def restore():
     state = m.state()
     row = store.import_match(get_db(), variant=data["variant"], options=m.options, names=names, mano=mano,
                              actions=m.actions, score=state["score"], winner=state["winner"])
-    base = public_base()
-    return jsonify(
-        id=row.id,
-        edit_key=row.edit_key,
-        edit_url=base + url_for("matches.scoreboard", match_id=row.id, key=row.edit_key),
-        watch_url=base + url_for("matches.watch", match_id=row.id),
-        state=service().state(get_db(), row, translate),
-    ), 201
+    return created_json(row)
 
 
 def _cell(value) -> str:

@@ -88,6 +88,7 @@ def serve_command(host: str, port: int, db_path: str, public_url: str | None, th
     server = waitress.create_server(
         app, host=host, port=port, threads=threads,
         connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True,
+        ident="",  # no "Server: waitress" on every response: bytes a phone has no use for
     )
     urls = urls_for(host, server.effective_port, public_url)
     click.echo(f"Database: {db}")

@@ -226,3 +226,21 @@ def test_service_worker_installs_the_page_files_and_one_offline_page(client):
     assert "ESSENTIAL.concat([OFFLINE[browserLang()]])" in install
     assert "Object.values(OFFLINE)" not in body  # not every language at install
     assert "SHELL.includes(url.pathname + url.search)" in body
+
+
+def test_versioned_static_files_are_brotli_at_maximum_quality_without_validators(client):
+    import brotli
+
+    html = client.get("/").get_data(as_text=True)
+    htmx = re.search(r'src="(/static/vendor/htmx[^"]+)"', html).group(1)
+    bare = client.get(htmx.split("?v=")[0])
+    raw = bare.data
+    bare.close()
+    for _ in range(2):  # compressed once, then kept
+        r = client.get(htmx, headers=BROWSER)
+        assert r.headers["Content-Encoding"] == "br"
+        assert r.data == brotli.compress(raw, quality=11)
+        assert not {"ETag", "Last-Modified", "Content-Disposition"} & set(r.headers.keys())
+        r.close()
+    page = client.get("/", headers=BROWSER)  # pages: compressed per request, never kept
+    assert page.headers["Content-Encoding"] == "br"

@@ -71,9 +71,10 @@ def test_serve_runs_waitress_and_prints_address_and_qr(interfaces, monkeypatch, 
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(db)])
     assert result.exit_code == 0, result.output
     # Hundreds of phones stay connected at once: more than waitress's default 100
-    # connections, and poll() rather than select() (which fails past 1,024 descriptors).
+    # connections, and poll() rather than select() (which fails past 1,024 descriptors);
+    # no "Server:" header on every response (ident "").
     assert calls["kw"] == {"host": "0.0.0.0", "port": 0, "threads": 8,
-                           "connection_limit": 4096, "asyncore_use_poll": True}
+                           "connection_limit": 4096, "asyncore_use_poll": True, "ident": ""}
     assert calls["ran"] and calls["closed"]
     assert calls["app"].config["DATABASE"] == str(db.resolve())
     assert db.exists()  # created if missing

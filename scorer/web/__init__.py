@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 
 from scorer.web import db, i18n
 from scorer.web.engine import MatchService
@@ -45,10 +45,53 @@ COMPRESS_MIMETYPES = [
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
+class StaticCompressedCache:
+    """flask-compress's cache (``COMPRESS_CACHE_BACKEND``), kept for static files only.
+
+    A static file under its current versioned URL is compressed once, at Brotli's
+    maximum quality when Brotli is the encoding (too slow for pages, which are
+    compressed at ``COMPRESS_BR_LEVEL`` on every request), and kept; every other response
+    gets no cache key (:func:`static_cache_key` gives ``""``) and is never stored."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, bytes] = {}
+
+    def get(self, key: str) -> bytes | None:
+        algorithm, _, url = key.partition(";")
+        if not url:
+            return None
+        hit = self.data.get(key)
+        if hit is None and algorithm == "br":
+            import brotli
+            from werkzeug.security import safe_join
+
+            path = safe_join(current_app.static_folder or "", (request.view_args or {}).get("filename", ""))
+            if path and os.path.isfile(path):
+                with open(path, "rb") as f:
+                    hit = self.data[key] = brotli.compress(f.read(), quality=11)
+        return hit
+
+    def set(self, key: str, value: bytes) -> None:
+        if key.partition(";")[2]:
+            self.data[key] = value
+
+
+def static_cache_key(req) -> str:
+    """The cache key of a static file asked for with its current ``?v=`` hash; ``""`` (not
+    cached) for anything else."""
+    if req.endpoint != "static":
+        return ""
+    versions = current_app.extensions.get("truco_static_versions", {})
+    filename = (req.view_args or {}).get("filename", "")
+    wanted = req.args.get("v")
+    return req.full_path if wanted and wanted == versions.get(filename) else ""
+
+
 def init_compression(app: Flask) -> None:
     """Compress text responses over 1 KB when the client accepts it (Brotli first: the
-    smallest at the same cost; gzip for clients that only take gzip). Static files are
-    streamed, which flask-compress does with Brotli, zstd or deflate."""
+    smallest at the same cost; gzip for clients that only take gzip). Static files under
+    their versioned URLs are compressed once, Brotli at its maximum quality, and kept
+    (flask-compress's cache, :class:`StaticCompressedCache`)."""
     from flask_compress import Compress
 
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESS_MIMETYPES)
@@ -56,6 +99,8 @@ def init_compression(app: Flask) -> None:
     app.config.setdefault("COMPRESS_BR_LEVEL", 5)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "zstd", "gzip", "deflate"])
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br", "zstd", "deflate"])
+    app.config.setdefault("COMPRESS_CACHE_BACKEND", StaticCompressedCache)
+    app.config.setdefault("COMPRESS_CACHE_KEY", static_cache_key)
     Compress(app)
 
 
@@ -89,6 +134,10 @@ def init_static_versions(app: Flask) -> None:
         wanted = request.args.get("v")
         if wanted and wanted == versions.get((request.view_args or {}).get("filename", "")):
             response.headers["Cache-Control"] = IMMUTABLE
+            # Kept a year and never revalidated: validators and the download name are
+            # bytes for nothing on every first open.
+            for header in ("ETag", "Last-Modified", "Content-Disposition", "Accept-Ranges"):
+                response.headers.pop(header, None)
         return response
 
 

@@ -114,7 +114,7 @@
     var board = document.getElementById("scoreboard");
     /* Keyboard users keep their place: htmx restores focus by id; otherwise the board. */
     if (focusWasOnBoard && board && (document.activeElement === document.body || !document.activeElement)) {
-      board.focus();
+      board.focus({ preventScroll: true });  /* the page stays where the thumb left it */
     }
     focusWasOnBoard = false;
     keepAwake();

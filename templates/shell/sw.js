@@ -10,9 +10,11 @@ const OFFLINE = {{ offline|tojson }};
 /* Install downloads little: the shell files the page itself loads (already in the HTTP
    cache, under versioned URLs cached for a year, so nothing goes over the network) and the
    offline page in one language, the browser's; the page then says its own language (see
-   "message") and that offline page is added if it differs. Images the page does not load
-   (the home-screen icon) are cached the first time something asks for them. */
-const ESSENTIAL = SHELL.filter((u) => !/\.png(\?|$)/.test(u));
+   "message") and that offline page is added if it differs. Images are not installed: the
+   page's icon is fetched by the browser on its own, often after the install (the worker
+   would download it a second time), and neither the offline page nor the shell needs it;
+   an image is cached the first time the page asks for it. */
+const ESSENTIAL = SHELL.filter((u) => !/\.(png|svg)(\?|$)/.test(u));
 
 function browserLang() {
   const tags = (self.navigator.languages || [self.navigator.language || ""]).map((t) => t.replace("-", "_"));

@@ -7,7 +7,8 @@ Chromium page weight and tap to screen, and last the capacity search, which gets
 time that is left. Prints a table and writes ``bench/results.json``.
 
 Options: ``--quick`` (shorter runs, for trying the bench out), ``--budget SECONDS``
-(default 170).
+(default 170), ``--only browser`` (only the Chromium figures, page weight and tap to
+screen: prints them and leaves ``bench/results.json`` as it is).
 """
 
 from __future__ import annotations
@@ -248,7 +249,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
+    ap.add_argument("--only", choices=["browser"], help="only these figures; results.json is not written")
     args = ap.parse_args(argv)
+    if args.only == "browser":
+        return main_browser_only(args)
     clock = Clock(min(args.budget, 180.0))
     runs = 3
     secs = 1 if args.quick else 2
@@ -290,14 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         results["action_under_polls"] = measure_action_under_polls(srv, client_cores, client, tables, runs,
                                                                   2.0 if args.quick else 3.0)
 
-        say(clock, "Chromium: page weight")
-        board = client.create_match()
-        drive_to(client, board, 21)
-        results["page_weight"] = browser.page_weight(srv.base, board.page_path(), runs=runs)
-        say(clock, "Chromium: tap to screen (50 taps, 4x CPU throttling)")
-        tap_match = client.create_match()
-        drive_to(client, tap_match, 6)
-        results["tap"] = browser.tap_to_screen(srv.base, tap_match.page_path(), taps=50, throttle=4.0)
+        results.update(browser_figures(srv, client, runs, clock))
 
         say(clock, "capacity search")
         pool = [{"id": t.id, "key": t.key, "version": t.version, "taps": 0} for t in tables]
@@ -323,6 +320,48 @@ def main(argv: list[str] | None = None) -> int:
         print("Note: the server closes the connection after every 204 poll "
               f"(Connection: {results['keep_alive_204']['connection_header']}): every poll opens a new TCP connection.")
     print(f"Each figure is the median of {runs} runs. Total {results['elapsed_s']} s. Written {report.RESULTS}.")
+    return 0
+
+
+def browser_figures(srv, client: Client, runs: int, clock: Clock) -> dict[str, Any]:
+    """Page weight (a scoreboard at action 21) and tap to screen (from action 6)."""
+    say(clock, "Chromium: page weight")
+    board = client.create_match()
+    drive_to(client, board, 21)
+    out = {"page_weight": browser.page_weight(srv.base, board.page_path(), runs=runs)}
+    say(clock, "Chromium: tap to screen (50 taps, 4x CPU throttling)")
+    tap_match = client.create_match()
+    drive_to(client, tap_match, 6)
+    out["tap"] = browser.tap_to_screen(srv.base, tap_match.page_path(), taps=50, throttle=4.0)
+    return out
+
+
+def main_browser_only(args) -> int:
+    """``--only browser``: the Chromium figures alone, printed (results.json untouched)."""
+    clock = Clock(min(args.budget, 180.0))
+    try:
+        browser.ensure_chromium()
+    except browser.BrowserMissing as e:
+        print(f"bench: {e}", file=sys.stderr)
+        return 2
+    server_cores, client_cores = server.cores()
+    os.sched_setaffinity(0, client_cores)
+    srv = server.start(server_cores)
+    client = Client(srv.base)
+    try:
+        r = browser_figures(srv, client, 3, clock)
+    finally:
+        client.close()
+        srv.stop()
+    w = r["page_weight"]
+    for key in ("first_identity", "first_compressed", "second_compressed"):
+        print(f"{key}: {w[key]['bytes']:,} B")
+        for q in w[key]["requests"]:
+            print(f"    {q['bytes']:7,}  {q['encoding'] or '-':4} {'sw ' if q['sw'] else '   '}{q['url']}")
+    t = r["tap"]
+    print(f"tap to screen: p50 {t['p50_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms, max {t['max_ms']:.1f} ms; "
+          f"touch -> request p50 {t['request_start_p50_ms']:.1f} ms, -> answer p50 {t['answer_p50_ms']:.1f} ms")
+    print("samples:", t["samples"])
     return 0
 
 

@@ -73,13 +73,18 @@ class NetLog:
                 body = resp.body()
             except Exception:  # noqa: BLE001 - body gone (service worker fetch): no estimate
                 body = None
+        body_size = sizes["responseBodySize"]
+        if body_size == 0 and request.url.endswith("/sw.js") and resp.status == 200:
+            # The service worker's script: DevTools reports its headers but not its body,
+            # which did come over the wire (Cache-Control: no-cache): count Content-Length.
+            body_size = int(resp.headers.get("content-length") or 0)
         self.requests.append({
             "url": request.url, "status": resp.status,
             "encoding": (resp.headers.get("content-encoding") or ""),
-            "from_cache": resp.from_service_worker or sizes["responseBodySize"] == 0,
+            "from_cache": resp.from_service_worker or body_size == 0,
             "by_service_worker": request.service_worker is not None,
-            "bytes": sizes["responseHeadersSize"] + sizes["responseBodySize"],
-            "body_bytes": sizes["responseBodySize"],
+            "bytes": sizes["responseHeadersSize"] + body_size,
+            "body_bytes": body_size,
             "body": body,
         })
 
@@ -153,7 +158,7 @@ def page_weight(base: str, page_path: str, runs: int = 3, settle_ms: int = 1200)
 TAP_JS = """
 () => {
   if (window.__bench) return;
-  window.__bench = {taps: [], net: [], start: null, before: null};
+  window.__bench = {taps: [], net: [], start: null, before: null, waiters: []};
   const b = window.__bench;
   const score = () => {
     const a = document.getElementById('score0'), c = document.getElementById('score1');
@@ -179,9 +184,22 @@ TAP_JS = """
       b.net.push(last && last.startTime >= t0 - 1 ? [last.startTime - t0, last.responseEnd - t0] : null);
       performance.clearResourceTimings();
       b.taps.push(now - t0);
+      b.waiters.splice(0).forEach((resolve) => resolve());
     }, 0));
   }).observe(document.body, {childList: true, subtree: true, characterData: true});
 }
+"""
+
+#: Resolves once tap number ``n`` (0-based) is recorded. The bench waits with this promise,
+#: not with ``wait_for_function``, whose polling on every animation frame made the throttled
+#: page produce frames (and spend its main thread on them) while the tap was in flight.
+WAIT_TAP_JS = """
+(n) => new Promise((resolve, reject) => {
+  const b = window.__bench;
+  if (b.taps.length > n) return resolve();
+  b.waiters.push(resolve);
+  setTimeout(() => reject(new Error("tap " + n + " not on screen after 10 s")), 10000);
+})
 """
 
 FIND_BUTTON_JS = """
@@ -230,7 +248,7 @@ def tap_to_screen(base: str, page_path: str, taps: int = 50, throttle: float = 4
                     raise RuntimeError("no 'won the hand' button on the scoreboard")
                 n = page.evaluate("() => window.__bench.taps.length")
                 page.touchscreen.tap(where[0], where[1])
-                page.wait_for_function(f"() => window.__bench.taps.length > {n}", timeout=10_000)
+                page.evaluate(WAIT_TAP_JS, n)
                 samples.append(page.evaluate("() => window.__bench.taps[window.__bench.taps.length - 1]"))
                 net.append(page.evaluate("() => window.__bench.net[window.__bench.net.length - 1]"))
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})

@@ -24,6 +24,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from scorer.errors import N_, RuleError
+
 #: Bytes of randomness in an edit key (256 bits; the issue asks for at least 128).
 EDIT_KEY_BYTES = 32
 #: Bytes of randomness in a match id (96 bits: unguessable, still short in a URL).
@@ -238,7 +240,10 @@ def create_rematch(db: sqlite3.Connection, match_id: str, *, new_series: bool = 
     The first call creates it and links it from the old match; later calls (another
     phone, a double tap) return that same one. None if ``match_id`` does not exist.
     ``new_series`` (the old series is decided): the Revanche starts a series of its own,
-    of the same length.
+    of the same length. The winner is checked inside the write transaction, so a phone
+    that still shows the game over cannot start it after another phone's Undo.
+
+    :raise RuleError: ``game_not_over``, the match has no winner (nothing stored).
     """
     db.execute("BEGIN IMMEDIATE")
     try:
@@ -247,6 +252,8 @@ def create_rematch(db: sqlite3.Connection, match_id: str, *, new_series: bool = 
             db.execute("ROLLBACK")
             return None
         new = old["rematch"]
+        if new is None and old["winner"] is None:  # the except below rolls back
+            raise RuleError("game_not_over", N_("The game is not over: the Revanche starts once a side has won."))
         if new is None:
             new = _insert_match(
                 db, old["variant"], json.loads(old["options"]), json.loads(old["names"]),
@@ -306,20 +313,22 @@ def append_action(
     *,
     score: tuple[int, int] | list[int],
     winner: int | None,
+    no_rematch: bool = False,
 ) -> bool:
     """Store ``action`` as the match's action number ``version`` and commit.
 
-    Succeeds (True) only if the match is still at ``version``; returns False, storing
-    nothing, when another action got there first (a stale version). ``score`` and
-    ``winner`` are the state after the action, kept on the match row for lists and
-    the Revanche series tally.
+    Succeeds (True) only if the match is still at ``version`` (and, with
+    ``no_rematch``, still has no Revanche); returns False, storing nothing, when
+    another action (or the Revanche) got there first. ``score`` and ``winner`` are the
+    state after the action, kept on the match row for lists and the Revanche series
+    tally.
     """
     now = time.time()
     db.execute("BEGIN IMMEDIATE")
     try:
         cur = db.execute(
             "UPDATE match SET version = version + 1, score0 = ?, score1 = ?, winner = ?,"
-            " updated = ? WHERE id = ? AND version = ?",
+            " updated = ? WHERE id = ? AND version = ?" + (" AND rematch IS NULL" if no_rematch else ""),
             (int(score[0]), int(score[1]), winner, now, match_id, version),
         )
         if cur.rowcount != 1:
@@ -361,15 +370,18 @@ def import_match(
     actions: list[dict[str, Any]],
     score: tuple[int, int] | list[int],
     winner: int | None,
+    best_of: int = 1,
+    players: Any = None,
 ) -> MatchRow:
     """Store a new match that already has ``actions`` (a restored export), all or nothing.
 
     ``score`` and ``winner`` are the state after the last action; the caller replays
-    the actions with the engine first, so only a valid match is stored.
+    the actions with the engine first, so only a valid match is stored. ``best_of`` and
+    ``players`` as in :func:`create_match` (a new series of that length starts).
     """
     db.execute("BEGIN IMMEDIATE")
     try:
-        match_id = _insert_match(db, variant, options, names, mano, None)
+        match_id = _insert_match(db, variant, options, names, mano, None, best_of, players)
         now = time.time()
         db.executemany(
             "INSERT INTO action (match_id, seq, body, created) VALUES (?, ?, ?, ?)",

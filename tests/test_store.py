@@ -90,6 +90,7 @@ def test_series_length_and_players_are_stored_and_kept_by_the_revanche(db):
     row = new(db, best_of=3, players=players)
     assert row.best_of == 3
     assert row.players == (("Ana", "Beto", "Caio"), ("Duda", "Eva", "Fábio"))
+    store.append_action(db, row.id, 0, {"type": "adjust"}, score=[12, 3], winner=0)
     again = store.create_rematch(db, row.id)
     assert (again.best_of, again.players, again.series) == (3, row.players, row.series)
     assert store.series_games(db, row.series) == 2
@@ -97,6 +98,7 @@ def test_series_length_and_players_are_stored_and_kept_by_the_revanche(db):
 
 def test_revanche_after_a_decided_series_starts_a_new_one(db):
     row = new(db, best_of=3)
+    store.append_action(db, row.id, 0, {"type": "adjust"}, score=[12, 3], winner=0)
     fresh = store.create_rematch(db, row.id, new_series=True)
     assert fresh.series == fresh.id != row.series
     assert fresh.best_of == 3 and store.series_games(db, fresh.series) == 1

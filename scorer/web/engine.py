@@ -94,8 +94,10 @@ class MatchService:
         state is then not built at all, so an action costs the same at action 10 and at
         action 1,000).
 
-        :raise RuleError: the engine refuses the action, or the match already holds
-            ``max_actions`` actions (``too_many_actions``); nothing stored.
+        :raise RuleError: the engine refuses the action, the match already holds
+            ``max_actions`` actions (``too_many_actions``), or it is an Undo on a
+            match whose Revanche has started (``rematch_started``: the table plays on
+            there); nothing stored.
         :raise LookupError: the match does not exist.
         """
         with self._lock:
@@ -104,6 +106,9 @@ class MatchService:
                 raise LookupError(match_id)
             m = self._match(db, row)
             action = normalize_action(action)  # raises RuleError on a malformed action
+            undo = action["type"] == "undo"
+            if undo:
+                check_undo(row)
             if version != row.version:
                 outcome = STALE
                 if version == row.version - 1 and store.get_action(db, row.id, version) == action:
@@ -116,11 +121,18 @@ class MatchService:
                     limit=self.max_actions,
                 )
             m.apply(action)  # raises RuleError, m unchanged
-            if not store.append_action(db, row.id, version, action, score=m.score, winner=m.winner):
+            # An Undo is stored only while no Revanche exists (checked again in the write:
+            # another phone may start the Revanche right now).
+            stored = store.append_action(
+                db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo
+            )
+            if not stored:
                 # Another process got there first: forget our copy and report.
                 self._cache.pop(row.id, None)
                 row = store.get_match(db, match_id)
                 m = self._match(db, row)
+                if undo:
+                    check_undo(row)
                 return STALE, self._state(m, row, translate, log_limit) if with_state else None
             return APPLIED, self._state(m, row, translate, log_limit) if with_state else None
 
@@ -131,3 +143,16 @@ class MatchService:
         :raise RuleError: unknown variant, bad option or bad mano.
         """
         return Match(variant, options=options, mano=mano)
+
+
+def check_undo(row: store.MatchRow) -> None:
+    """Refuse an Undo on a match whose Revanche has started: reopening the finished game
+    would split the table between two live matches and break the series tally.
+
+    :raise RuleError: ``rematch_started``.
+    """
+    if row.rematch:
+        raise RuleError(
+            "rematch_started",
+            N_("The Revanche has already started, so this match can no longer be undone: continue there, and undo there."),
+        )

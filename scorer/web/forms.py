@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import unicodedata
 from typing import Any
 
 from flask import abort, request
@@ -42,9 +43,38 @@ def _unb64(text: str) -> Any:
 
 
 def last_settings() -> dict[str, Any]:
-    """The settings of the last match created on this phone (``{}`` if none)."""
+    """The settings of the last match created on this phone (``{}`` if none).
+
+    The cookie is the phone's to change: each field of an unexpected shape is dropped
+    (the form then shows its default), never trusted.
+    """
     data = _unb64(request.cookies.get(LAST_COOKIE, ""))
-    return data if isinstance(data, dict) else {}
+    if not isinstance(data, dict):
+        return {}
+    checks = {
+        "variant": lambda v: isinstance(v, str),
+        "options": lambda v: isinstance(v, dict) and all(_scalar(x) for x in v.values()),
+        "names": lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(n, str) for n in v),
+        "mano": lambda v: v in (0, 1) and type(v) is int,
+        "best_of": lambda v: v in BEST_OF and type(v) is int,
+        "players": _players_shape,
+    }
+    return {key: data[key] for key, ok in checks.items() if key in data and ok(data[key])}
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float))
+
+
+def _players_shape(value: Any) -> bool:
+    """Two lists of 2 or 3 player names each, the same length (a 4- or 6-player table)."""
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(side, list) and len(side) in (2, 3) for side in value)
+        and len(value[0]) == len(value[1])
+        and all(isinstance(n, str) for side in value for n in side)
+    )
 
 
 def recent_matches() -> list[tuple[str, str]]:
@@ -127,7 +157,36 @@ def clean_names(raw: list[Any] | tuple[Any, ...] | None) -> list[str]:
         return list(defaults)
     if not isinstance(raw, (list, tuple)) or len(raw) != 2 or not all(isinstance(n, str) for n in raw):
         abort(422, gettext("Names must be two texts."))
-    return [(n.strip()[:NAME_MAX] or d) for n, d in zip(raw, defaults)]
+    return [(cut_name(n) or d) for n, d in zip(raw, defaults)]
+
+
+def _extends(char: str) -> bool:
+    """Whether ``char`` belongs to the character before it: a zero-width joiner, a
+    variation selector, a skin-tone modifier, an emoji tag or a combining mark."""
+    code = ord(char)
+    return (
+        code == 0x200D
+        or 0xFE00 <= code <= 0xFE0F
+        or 0xE0100 <= code <= 0xE01EF
+        or 0x1F3FB <= code <= 0x1F3FF
+        or 0xE0020 <= code <= 0xE007F
+        or unicodedata.category(char).startswith("M")
+    )
+
+
+def cut_name(text: str) -> str:
+    """``text`` trimmed and cut to at most ``NAME_MAX`` code points, never inside an
+    emoji sequence or a letter with its accents: the cut moves back over whatever
+    belongs to the character after it and over a trailing zero-width joiner, so
+    👨‍👩‍👧‍👦 is kept whole or dropped whole, never left with a dangling joiner or modifier.
+    """
+    text = text.strip()
+    if len(text) <= NAME_MAX:
+        return text
+    end = NAME_MAX
+    while end > 0 and (_extends(text[end]) or text[end - 1] == "\u200d"):
+        end -= 1
+    return text[:end].rstrip()
 
 
 def players_from_form(form: MultiDict, names: list[str]) -> list[list[str]] | None:
@@ -144,10 +203,37 @@ def players_from_form(form: MultiDict, names: list[str]) -> list[list[str]] | No
     if size == "2":
         return None
     per_side = int(size) // 2
-    return [
-        [(form.get(f"player{side}_{i}", "").strip()[:NAME_MAX] or f"{names[side]} {i + 1}") for i in range(per_side)]
-        for side in (0, 1)
-    ]
+    return _fill_players([[form.get(f"player{side}_{i}", "") for i in range(per_side)] for side in (0, 1)], names)
+
+
+def _fill_players(players: list[list[str]], names: list[str]) -> list[list[str]]:
+    """Each player's name cut to ``NAME_MAX``; a blank one becomes "<side name> <i+1>"."""
+    return [[(cut_name(p) or f"{names[side]} {i + 1}") for i, p in enumerate(players[side])] for side in (0, 1)]
+
+
+def clean_players(raw: Any, names: list[str]) -> list[list[str]] | None:
+    """The players per side from JSON (an export): None, or two lists of 2 or 3 names
+    each, the same length (a 4- or 6-player table), cleaned as the new-match form does.
+
+    :raise 422: any other shape.
+    """
+    if raw is None:
+        return None
+    if not _players_shape(raw):
+        abort(422, gettext("Players must be two lists of 2 or 3 names, the same number on each side."))
+    return _fill_players(raw, names)
+
+
+def clean_best_of(raw: Any) -> int:
+    """The series length from JSON (an export): 1 (also when missing), 3 or 5.
+
+    :raise 422: anything else.
+    """
+    if raw is None:
+        return 1
+    if type(raw) is not int or raw not in BEST_OF:
+        abort(422, gettext("A series is best of 1, 3 or 5."))
+    return raw
 
 
 def settings_from_form(form: MultiDict) -> dict[str, Any]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import unicodedata
+from urllib.parse import urlsplit
+
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 from flask_babel import gettext
 
@@ -11,10 +14,19 @@ bp = Blueprint("lang", __name__)
 
 
 def safe_next(target: str | None) -> str:
-    """``target`` if it is a path on this site, else the home page."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return url_for("matches.new")
+    """``target`` if it is a path on this site, else the home page (``/``).
+
+    Refused: any control or format character (a newline would break the header; browsers
+    drop tabs and newlines from a URL, so ``/<tab>/evil.com`` would become
+    ``//evil.com``), a backslash (browsers read it as ``/``), and anything with a scheme
+    or a host or not starting with a single ``/`` once split as a URL.
+    """
+    if not target or "\\" in target or any(unicodedata.category(c).startswith("C") for c in target):
+        return url_for("matches.new")
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//"):
+        return url_for("matches.new")
+    return target
 
 
 @bp.get("/lang/<code>")

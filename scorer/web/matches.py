@@ -26,7 +26,7 @@ from scorer import series, store
 from scorer.errors import RuleError
 from scorer.web import board, forms, qr
 from scorer.web.db import get_db
-from scorer.web.engine import APPLIED, DUPLICATE, STALE, MatchService
+from scorer.web.engine import APPLIED, DUPLICATE, STALE, MatchService, check_undo
 from scorer.web.i18n import default_names, translate, translator
 
 bp = Blueprint("matches", __name__)
@@ -202,11 +202,12 @@ def act(match_id: str, key: str):
     check_key(row, key)
     action, version = forms.action_from_form(request.form)
     if action.get("type") == "undo" and not request.form.get("confirmed"):
-        return render_template("matches/undo.html", row=row, key=key, version=version)
+        return undo_page(row, key, version)
     try:
         # The view renders the board itself (once, log cut to LOG_LIMIT): no state here.
         outcome, _state = service().act(get_db(), row.id, action, version, translate, with_state=False)
     except RuleError as e:
+        row = store.get_match(get_db(), row.id)  # as it is now (a Revanche may have just started)
         return render_board(row, key=key, message=e.render(translate, row.names), status=422)
     row = store.get_match(get_db(), row.id)
     if outcome == STALE:
@@ -223,17 +224,35 @@ def confirm_undo(match_id: str, key: str):
     """The Undo confirmation page (for phones without JavaScript)."""
     row = get_match_or_404(match_id)
     check_key(row, key)
-    return render_template("matches/undo.html", row=row, key=key, version=row.version)
+    return undo_page(row, key, row.version)
+
+
+def undo_page(row: store.MatchRow, key: str, version: int):
+    """The Undo confirmation page; once the Revanche has started, the scoreboard (422)
+    saying why this match can no longer be undone."""
+    try:
+        check_undo(row)
+    except RuleError as e:
+        return render_board(row, key=key, message=e.render(translate, row.names), status=422)
+    return render_template("matches/undo.html", row=row, key=key, version=version)
 
 
 @bp.post("/m/<match_id>/<key>/revanche")
 def revanche(match_id: str, key: str):
     """Start the Revanche (same settings, series kept) once, and go to it; once the
-    series is decided, the Revanche starts a new series of the same length."""
+    series is decided, the Revanche starts a new series of the same length.
+
+    :raise 404: unknown match. :raise 403: wrong edit key. :raise 409: the game is not
+    over (maybe another phone has just undone its last action): the scoreboard, saying so.
+    """
     row = get_match_or_404(match_id)
     check_key(row, key)
     status = series_of(row)
-    new_row = store.create_rematch(get_db(), row.id, new_series=bool(status and status.decided))
+    try:
+        new_row = store.create_rematch(get_db(), row.id, new_series=bool(status and status.decided))
+    except RuleError as e:
+        row = store.get_match(get_db(), row.id)
+        return render_board(row, key=key, message=e.render(translate, row.names), status=409)
     response = redirect(url_for("matches.scoreboard", match_id=new_row.id, key=new_row.edit_key), 303)
     forms.remember(response, None, new_row)
     return response

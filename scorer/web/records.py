@@ -1,8 +1,9 @@
 """Records of a match: export as JSON, restore from it, the log as CSV, and renaming.
 
-``GET /api/matches/<id>/export`` (variant, options, mano, names, actions: everything
-needed to rebuild the match; never the edit key), ``POST /api/matches/import`` (201,
-a new match at the same state, with its own id and key), ``GET /api/matches/<id>/log.csv``
+``GET /api/matches/<id>/export`` (variant, options, mano, names, series length,
+players, actions: everything needed to rebuild the match; never the edit key),
+``POST /api/matches/import`` (201, a new match at the same state, with its own id and
+key), ``GET /api/matches/<id>/log.csv``
 and ``POST /api/matches/<id>/names`` (``X-Edit-Key``; 403 without it).
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 from flask import Blueprint, abort, current_app, jsonify, make_response, request
 from flask_babel import gettext
@@ -33,13 +35,17 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def export_data(row: store.MatchRow) -> dict:
     """The export of a stored match (``format``, ``variant``, ``options``, ``mano``, ``names``,
-    ``actions``, plus ``score`` and ``winner`` for people reading the file)."""
+    ``best_of`` (the Revanche series' length), ``players`` (None, or each side's players
+    in their order of play), ``actions``, plus ``score`` and ``winner`` for people
+    reading the file)."""
     return {
         "format": FORMAT,
         "variant": row.variant,
         "options": row.options,
         "mano": row.mano,
         "names": list(row.names),
+        "best_of": row.best_of,
+        "players": [list(side) for side in row.players] if row.players else None,
         "actions": store.get_actions(get_db(), row.id),
         "score": list(row.score),
         "winner": row.winner,
@@ -64,6 +70,8 @@ def restore():
 
     :raise 422: not an export, bad settings, or an action the rules refuse (the
     engine's error; ``index`` in its params says which). :raise 413: the file is too large.
+    ``best_of`` and ``players`` are optional (exports made before they existed: a lone
+    game, no seats) and checked as when a match is created.
     """
     data = json_body()
     if data.get("format") != FORMAT:
@@ -74,6 +82,7 @@ def restore():
     if len(actions) > current_app.config["MAX_ACTIONS"]:
         abort(422, gettext("An export can hold at most {limit} actions.").format(limit=current_app.config["MAX_ACTIONS"]))
     names, mano = forms.clean_names(data.get("names")), data.get("mano", 0)
+    best_of, players = forms.clean_best_of(data.get("best_of")), forms.clean_players(data.get("players"), names)
     try:
         service().check_settings(data.get("variant"), options, mano)
         m = Match.replay(data["variant"], options, mano, [normalize_action(a) for a in actions])
@@ -81,8 +90,14 @@ def restore():
         return error_json(e)
     state = m.state()
     row = store.import_match(get_db(), variant=data["variant"], options=m.options, names=names, mano=mano,
-                             actions=m.actions, score=state["score"], winner=state["winner"])
+                             actions=m.actions, score=state["score"], winner=state["winner"],
+                             best_of=best_of, players=players)
     return created_json(row)
+
+
+def compact_json(value) -> str:
+    """``value`` as compact JSON text (no spaces, keys sorted, non-ASCII kept as is)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
 def _cell(value) -> str:
@@ -93,7 +108,7 @@ def _cell(value) -> str:
 @bp.get("/matches/<match_id>/log.csv")
 def log_csv(match_id: str):
     """The match log as CSV: one row per action that counts (number, hand, what was said,
-    tentos each side won, the score after, the action's JSON).
+    tentos each side won, the score after, the action as compact JSON).
 
     :raise 404: unknown match.
     """
@@ -105,7 +120,7 @@ def log_csv(match_id: str):
     writer.writerow(["n", "hand", "log", f"won: {a}", f"won: {b}", a, b, "action"])
     for entry in state["log"]:
         writer.writerow([entry["index"] + 1, entry["hand"], _cell(entry["text"]), *entry["delta"], *entry["score"],
-                         _cell(normalize_action(entry["action"]))])
+                         _cell(compact_json(normalize_action(entry["action"])))])
     response = make_response(out.getvalue())
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="truco-{row.id}.csv"'

@@ -10,7 +10,7 @@ from flask import Blueprint, render_template, request
 from werkzeug.datastructures import MultiDict
 
 from scorer import cards_cli
-from scorer.errors import TrucoError
+from scorer.errors import N_, TrucoError
 from scorer.variants import VARIANTS as RULES
 from scorer.web.i18n import card_lang, translate
 
@@ -27,6 +27,9 @@ VARIANTS = tuple(
     (v, RULES[v].title) for v in ("truco-15", "argentino-30", "uruguaio", "paulista", "mineiro", "gauderio", "truc")
 )
 TRUE = ("1", "true", "on", "yes")
+FALSE = ("", "0", "false", "off", "no")
+#: The calculators' yes/no query parameters.
+FLAGS = ("flor",)
 
 
 def picker() -> list[list[tuple[str, str]]]:
@@ -40,14 +43,45 @@ def typed_cards(args: MultiDict) -> str:
     return " ".join([args.get("cards", "").strip(), *args.getlist("card")]).strip()
 
 
+def flag(args: MultiDict, name: str) -> bool:
+    """The yes/no query parameter ``name``: True for 1, true, on or yes, False for 0,
+    false, off, no, empty or missing (any case).
+
+    :raise TrucoError: ``bad_flag``, any other value (its params name the parameter
+        and the accepted values).
+    """
+    value = args.get(name, "").strip().lower()
+    if value in TRUE:
+        return True
+    if value in FALSE:
+        return False
+    raise TrucoError(
+        "bad_flag",
+        N_("{param} must be yes or no: {accepted} for yes; {refused} or empty for no."),
+        allowed=list(TRUE + FALSE[1:]),
+        param=name,
+        accepted=", ".join(TRUE),
+        refused=", ".join(FALSE[1:]),
+    )
+
+
+def check_flags(args: MultiDict) -> None:
+    """Check every yes/no parameter of the calculators (see :func:`flag`).
+
+    :raise TrucoError: ``bad_flag``.
+    """
+    for name in FLAGS:
+        flag(args, name)
+
+
 def envido_result(args: MultiDict) -> dict[str, Any]:
     """``envido_json`` for the request's ``cards``/``card``, ``flor`` and ``muestra``.
 
-    :raise CardError: unreadable cards.
+    :raise CardError: unreadable cards. :raise TrucoError: ``flor`` is not a yes/no value.
     """
     return cards_cli.envido_json(
         typed_cards(args),
-        flor=args.get("flor", "").lower() in TRUE,
+        flor=flag(args, "flor"),
         muestra=args.get("muestra", "").strip() or None,
         lang=card_lang(),
     )
@@ -95,10 +129,12 @@ def _run(fn, args) -> tuple[Any, str | None]:
 def envido():
     """The Envido calculator: type or tick three cards; optional Flor and muestra.
 
-    Bad cards answer 422 with the helper's message (the form stays filled in).
+    Bad cards, or a yes/no parameter that is neither, answer 422 with the message (the
+    form stays filled in).
     """
-    result = error = None
-    if typed_cards(request.args):
+    result = None
+    _ok, error = _run(check_flags, request.args)
+    if typed_cards(request.args) and not error:
         result, error = _run(envido_result, request.args)
     compared, cmp_error = _run(compare_result, request.args)
     status = 422 if error or cmp_error else 200

@@ -73,6 +73,9 @@ def start(server_cores: set[int], timeout: float = 20.0) -> Server:
     tmpdir = Path(tempfile.mkdtemp(prefix="truco-bench-"))
     cmd = truco_executable() + [
         "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(tmpdir / "bench.sqlite3"), "--no-qr",
+        # The timed taps follow each new board at once, faster than a finger: the double-tap
+        # guard would (rightly) refuse them. It costs nothing to measure either way.
+        "--ghost-tap-ms", "0",
     ]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(

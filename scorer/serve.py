@@ -65,7 +65,11 @@ def urls_for(host: str, port: int, public_url: str | None = None) -> list[str]:
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
               help="Waitress worker threads.")
 @click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
-def serve_command(host: str, port: int, db_path: str, public_url: str | None, threads: int, no_qr: bool) -> None:
+@click.option("--ghost-tap-ms", default=350, show_default=True, type=click.IntRange(0, 5000),
+              help="A tap on a board shown less than this long ago counts as a double tap (0: off).")
+def serve_command(
+    host: str, port: int, db_path: str, public_url: str | None, threads: int, no_qr: bool, ghost_tap_ms: int
+) -> None:
     """Run the phone scoreboard (waitress) and print the address and a QR code to join."""
     import waitress
 
@@ -73,7 +77,7 @@ def serve_command(host: str, port: int, db_path: str, public_url: str | None, th
     from scorer.web.qr import terminal
 
     db = Path(db_path).expanduser().resolve()
-    app = create_app({"DATABASE": str(db), "PUBLIC_URL": public_url})
+    app = create_app({"DATABASE": str(db), "PUBLIC_URL": public_url, "GHOST_TAP_SECONDS": ghost_tap_ms / 1000})
     if port:
         # Try the address first: waitress leaves its socket open when binding fails.
         try:

@@ -24,10 +24,12 @@ LISTENING = re.compile(r"Listening on 127\.0\.0\.1:(\d+)")
 class Server:
     """One ``truco serve`` process: ``port``, ``stop()``, ``kill()`` (SIGKILL)."""
 
-    def __init__(self, db: Path, timeout: float = 20.0, threads: int = 8) -> None:
+    def __init__(self, db: Path, timeout: float = 20.0, threads: int = 8, ghost_tap_ms: int | None = None) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         cmd = [str(TRUCO), "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db),
                "--no-qr", "--threads", str(threads)]
+        if ghost_tap_ms is not None:
+            cmd += ["--ghost-tap-ms", str(ghost_tap_ms)]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self.output: list[str] = []
         lines: queue.Queue[str | None] = queue.Queue()

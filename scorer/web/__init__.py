@@ -150,7 +150,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     and QR codes; default: the URL the request came in on), ``MATCH_CACHE_SIZE``
     (replayed matches kept in memory), ``MAX_CONTENT_LENGTH`` (bytes of a request body;
     more is a 413), ``MAX_ACTIONS`` (actions one match can hold; a real one has a few
-    hundred).
+    hundred), ``GHOST_TAP_SECONDS`` (a tap on a board shown less than this long ago is taken
+    for the second half of a double tap and not recorded; 0 turns the guard off).
     """
     app = Flask(
         __name__,
@@ -167,6 +168,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE_DIR / "translations"),
         MAX_CONTENT_LENGTH=64 * 1024,
         MAX_ACTIONS=5000,
+        GHOST_TAP_SECONDS=0.35,
         JSON_SORT_KEYS=False,
     )
     if test_config is not None:

@@ -267,6 +267,22 @@ def settings_from_form(form: MultiDict) -> dict[str, Any]:
     }
 
 
+def ghost_tap(form: MultiDict, now: float, window: float) -> bool:
+    """Whether a button's tap came less than ``window`` seconds after its board was shown.
+
+    Every action button carries ``shown`` (the server's clock, in seconds, when it rendered
+    that board). A finger's double tap lands its second tap on the board the first one
+    brought (a new page without JavaScript, a swapped board with it): a different button,
+    or the same one on a new version, that the server could not otherwise tell from a
+    real tap. Forms without ``shown`` (the JSON API) are never ghost taps.
+    """
+    try:
+        shown = float(form.get("shown", ""))
+    except ValueError:
+        return False
+    return 0 <= now - shown < window
+
+
 def action_from_form(form: MultiDict) -> tuple[dict[str, Any], int]:
     """The action and the version it was made on, from a button's form.
 

@@ -8,6 +8,7 @@ swap the ``#scoreboard`` fragment in place. Views read the request, call the eng
 from __future__ import annotations
 
 import hmac
+import time
 from typing import Any
 
 from flask import (
@@ -104,6 +105,7 @@ def board_context(row: store.MatchRow, *, key: str | None, message: str | None =
         seats=board.seats_view(row.players, row.mano, state),
         rematch_url=rematch_url(row, key),
         oob=is_htmx(),
+        shown=f"{time.time():.3f}",
     )
     ctx["say"] = board.spoken(state, ctx["pending_call"], ctx["special"], ctx["series"], ctx["seats"])
     return ctx
@@ -201,6 +203,9 @@ def act(match_id: str, key: str):
     row = get_match_or_404(match_id)
     check_key(row, key)
     action, version = forms.action_from_form(request.form)
+    if forms.ghost_tap(request.form, time.time(), current_app.config["GHOST_TAP_SECONDS"]):
+        message = gettext("That tap came right after the scoreboard changed, so it was not recorded. Tap again if you meant it.")
+        return render_board(row, key=key, message=message, status=409)
     if action.get("type") == "undo" and not request.form.get("confirmed"):
         return undo_page(row, key, version)
     try:

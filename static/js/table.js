@@ -80,14 +80,25 @@
   });
 
   /* Offline: say so, and grey the last score received instead of showing it as current. */
-  function setOnline(online) {
-    var banner = document.getElementById("offline");
-    if (banner) banner.hidden = online;
+  function setOnline(online, gone) {
+    var banner = document.getElementById("offline"), lost = document.getElementById("gone");
+    if (banner) banner.hidden = online || !!gone;
+    if (lost) lost.hidden = !gone;
     root.classList.toggle("stale", !online);
   }
+  /* No answer at all (refused, or a hung scorekeeper: htmx-config's timeout) or a server
+     error: the tap or poll did not go through. 403/404: this scorekeeper no longer knows the
+     match (restarted on another database?) -- say so; never keep the score looking current. */
+  function reached(xhr) {  /* the scorekeeper answered and knows this match */
+    var s = xhr ? xhr.status : 0;
+    return s >= 200 && s < 500 && s !== 403 && s !== 404 && s !== 410;
+  }
   document.addEventListener("htmx:sendError", function () { setOnline(false); });
+  document.addEventListener("htmx:timeout", function () { setOnline(false); });
   document.addEventListener("htmx:responseError", function (e) {
-    if (e.detail.xhr && e.detail.xhr.status >= 502) setOnline(false);
+    var status = e.detail.xhr ? e.detail.xhr.status : 0;
+    if (status === 403 || status === 404 || status === 410) setOnline(false, true);
+    else if (status >= 500) setOnline(false);
   });
 
   /* Feel: a short vibration when this phone's action was recorded. (beforeSwap: the form
@@ -100,7 +111,7 @@
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
     var xhr = e.detail.xhr;
-    if (xhr && xhr.status < 500) setOnline(true);
+    if (reached(xhr)) setOnline(true);
     if (e.detail.requestConfig && e.detail.requestConfig.verb === "post" &&
         xhr && xhr.status >= 200 && xhr.status < 300 && navigator.vibrate) {
       navigator.vibrate(35);
@@ -108,7 +119,7 @@
   });
   document.addEventListener("htmx:afterRequest", function (e) {
     var xhr = e.detail.xhr;
-    if (xhr && xhr.status > 0 && xhr.status < 500) setOnline(true);
+    if (reached(xhr)) setOnline(true);
   });
   document.addEventListener("htmx:afterSettle", function () {
     var board = document.getElementById("scoreboard");

@@ -70,8 +70,11 @@ def chromium():
 
 @pytest.fixture
 def live(tmp_path):
-    """``truco serve`` on 127.0.0.1 with a temporary database; stopped at the end."""
-    server = Server(tmp_path / "serve.sqlite3", threads=4)
+    """``truco serve`` on 127.0.0.1 with a temporary database; stopped at the end.
+
+    The double-tap guard is off: tests tap the moment a board arrives, which a finger cannot
+    (tests/browser/test_double_tap.py checks the guard with it on)."""
+    server = Server(tmp_path / "serve.sqlite3", threads=4, ghost_tap_ms=0)
     yield server
     if server.proc.poll() is None:
         server.stop()

@@ -45,7 +45,8 @@ def server(tmp_path):
     port = free_port()
     truco = Path(sys.executable).with_name("truco")
     cmd = [str(truco) if truco.exists() else shutil.which("truco"), "serve", "--host", "127.0.0.1",
-           "--port", str(port), "--db", str(tmp_path / "serve.sqlite3"), "--no-qr"]
+           "--port", str(port), "--db", str(tmp_path / "serve.sqlite3"), "--no-qr",
+           "--ghost-tap-ms", "0"]  # the test taps the moment a board arrives, as no finger can
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         lines = []

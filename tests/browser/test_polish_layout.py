@@ -137,3 +137,22 @@ def test_envido_answer_is_on_screen_after_counting(chromium, live, tmp_path):
     assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
     save(page, tmp_path, "polish-envido-es.png")
     ctx.close()
+
+
+def test_long_names_without_spaces_never_scroll_sideways(chromium, live, tmp_path):
+    """Found by trying to break the app: 24 letters without a space in a side's or a player's
+    name pushed the series and seats lines, and a button's points, past 360 px."""
+    long = "W" * 24
+    fields = {"name0": long, "name1": "M" * 24, "best_of": "3", "table_size": "4",
+              "player0_0": "A" * 24, "player0_1": "B" * 24, "player1_0": "C" * 24, "player1_1": "D" * 24}
+    path, match_id, key = create_match(live, variant="paulista", **fields)
+    api_act(live, match_id, key, {"type": "call", "side": 0, "call": "truco"}, 0)
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    for url in (live.url + path, f"{live.url}/w/{match_id}"):
+        page.goto(url)
+        expect(page.locator("#scoreboard")).to_be_visible()
+        page.wait_for_function("() => document.getAnimations().every(a => a.playState === 'finished')")
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], url
+    save(page, tmp_path, "polish-long-names.png")
+    ctx.close()

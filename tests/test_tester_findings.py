@@ -6,6 +6,7 @@ emoji sequence."""
 
 from __future__ import annotations
 
+import re
 import base64
 import csv
 import io
@@ -315,3 +316,11 @@ def test_names_and_players_from_the_form_and_the_api_are_cut_cleanly(client):
     _path, match_id, _key = new_match(client, "paulista", name0=long, table_size="4", player0_0=long)
     data = client.get(f"/api/matches/{match_id}/export").get_json()
     assert data["names"][0] == "a" * 20 and data["players"][0][0] == "a" * 20
+
+
+@pytest.mark.parametrize(("flor", "ticked"), [("0", False), ("no", False), ("", False), ("1", True), ("on", True)])
+def test_envido_page_ticks_flor_only_for_a_yes(client, flor, ticked):
+    """The Flor box showed ticked for any non-empty value, flor=0 included."""
+    html = client.get("/envido", query_string={"cards": "7o 6o 5o", "flor": flor}, headers=EN).get_data(as_text=True)
+    box = re.search(r'<input type="checkbox" name="flor"[^>]*>', html).group(0)
+    assert ("checked" in box) is ticked

@@ -138,9 +138,10 @@ def envido():
         result, error = _run(envido_result, request.args)
     compared, cmp_error = _run(compare_result, request.args)
     status = 422 if error or cmp_error else 200
+    flor_ticked, _flag_error = _run(lambda args: flag(args, "flor"), request.args)
     return render_template(
         "tools/envido.html", result=result, error=error, compared=compared, cmp_error=cmp_error,
-        picker=picker(), picked=set(request.args.getlist("card")), variants=VARIANTS,
+        picker=picker(), picked=set(request.args.getlist("card")), variants=VARIANTS, flor_ticked=bool(flor_ticked),
     ), status
 
 

@@ -259,7 +259,7 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
             Variant(
                 id="truco-15",
                 title="Truco (15)",
-                description=N_("Two players to 15, Envido, no Flor; the game ends at 15 (seeds 000/003)."),
+                description=N_("Two players to 15, Envido, no Flor; the game ends at 15."),
                 target=15,
                 ends_at_once=True,
                 truco_ladder=ARGENTINE_LADDER,
@@ -311,7 +311,7 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
             Variant(
                 id="paulista",
                 title="Truco paulista",
-                description=N_("12 tentos with vira and manilhas: Truco 3, Seis, Nove, Doze; mão de onze (seed 001)."),
+                description=N_("12 tentos with vira and manilhas: Truco 3, Seis, Nove, Doze; mão de onze."),
                 target=12,
                 ends_at_once=True,
                 truco_ladder=(
@@ -344,7 +344,7 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
             Variant(
                 id="gauderio",
                 title="Truco gaudério",
-                description=N_("12 (or 24) tentos, Envido and Flor with the Gaudério values (seed 002)."),
+                description=N_("12 (or 24) tentos, Envido and Flor with the Gaudério values."),
                 target=12,
                 ends_at_once=False,
                 truco_ladder=ARGENTINE_LADDER,
@@ -355,7 +355,7 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
             Variant(
                 id="truc",
                 title="Truc català",
-                description=N_("Catalan truc to 12: truc 2, retruc 3, the 11-point rule (seed 004)."),
+                description=N_("Catalan truc to 12: truc 2, retruc 3, the 11-point rule."),
                 target=12,
                 ends_at_once=True,
                 truco_ladder=(TrucoStep("truc", 2, 1), TrucoStep("retruc", 3, 2)),

@@ -41,9 +41,16 @@ def test_second_tap_on_the_new_board_is_not_recorded(chromium, guarded):
         page.eval_on_selector_all("input[name=shown]", "els => els.forEach(e => e.value = String(Date.now() / 1000 - 10))")
         action_button(page, WON).click()
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
+        where = action_button(page, WON).bounding_box()
         action_button(page, WON).click()  # the same finger, on the board that just arrived
         expect(page.locator("#scoreboard .msg")).to_be_visible()
         assert stored_version(guarded, match_id) == 1
+        # The message floats: the button is still under the finger, and a tap reaches it.
+        assert action_button(page, WON).bounding_box() == where
+        assert page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('button')?.dataset.action",
+            [where["x"] + where["width"] / 2, where["y"] + where["height"] / 2],
+        ) == action_button(page, WON).get_attribute("data-action")
     finally:
         ctx.close()
 

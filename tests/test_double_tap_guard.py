@@ -9,7 +9,7 @@ import time
 import pytest
 
 from scorer.web import create_app
-from tests.test_web import HX, act, new_match
+from tests.web_client import HX, act, new_match
 
 
 @pytest.fixture

@@ -15,37 +15,14 @@ from flask_babel import force_locale, gettext
 
 from scorer import store
 from scorer.match import Match
-from scorer.web import create_app
 from scorer.web.db import get_db
 from scorer.web.engine import APPLIED, STALE, MatchService
 from scorer.web.i18n import LANGUAGES, translator
 from scorer.web.matches import LOG_LIMIT
+from tests.web_client import HX, act, new_match
 
-HX = {"HX-Request": "true"}
 TRUCO = {"type": "call", "side": 0, "call": "truco"}
 REFUSE = {"type": "no_quiero", "side": 1}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": tmp_path / "t.sqlite3"})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-def new_match(client):
-    r = client.post("/matches", data={"variant": "paulista", "name0": "Nós", "name1": "Eles", "mano": "0"})
-    assert r.status_code == 303
-    path = r.headers["Location"]
-    return path, path.split("/")[2], path.split("/")[3]
-
-
-def act(client, path, action, version, headers=None):
-    return client.post(path + "/actions", data={"action": json.dumps(action), "version": str(version)},
-                       headers=headers or {})
 
 
 def play(client, path, hands: int) -> int:

@@ -14,32 +14,7 @@ import pytest
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
-from scorer.web import create_app
-
-HX = {"HX-Request": "true"}
-PT = {"Accept-Language": "pt-BR,pt;q=0.9"}
-ES = {"Accept-Language": "es-AR,es;q=0.9"}
-EN = {"Accept-Language": "en-US,en;q=0.9"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": tmp_path / "web.sqlite3"})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-def new_match(client, variant="paulista", **fields):
-    data = {"variant": variant, "name0": "Nós", "name1": "Eles", "mano": "0", **fields}
-    r = client.post("/matches", data=data)
-    assert r.status_code == 303, r.get_data(as_text=True)
-    path = r.headers["Location"]
-    _, _, match_id, key = path.split("/")
-    return path, match_id, key
-
+from tests.web_client import EN, ES, HX, PT, new_match
 
 def act(client, path, action, version):
     r = client.post(path + "/actions", data={"action": json.dumps(action), "version": str(version)})

@@ -18,32 +18,11 @@ import pytest
 
 from scorer import store
 from scorer.errors import RuleError
-from scorer.web import create_app, forms
+from scorer.web import forms
 from scorer.web.engine import MatchService
+from tests.web_client import EN, HX, PT, new_match
 
-HX = {"HX-Request": "true"}
-PT = {"Accept-Language": "pt-BR,pt;q=0.9"}
-EN = {"Accept-Language": "en-US,en;q=0.9"}
 UNDO = {"type": "undo"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": tmp_path / "findings.sqlite3"})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-def new_match(client, variant="paulista", **fields):
-    data = {"variant": variant, "name0": "Nós", "name1": "Eles", "mano": "0", **fields}
-    r = client.post("/matches", data=data)
-    assert r.status_code == 303, r.get_data(as_text=True)
-    path = r.headers["Location"]
-    _, _, match_id, key = path.split("/")
-    return path, match_id, key
 
 
 def act(client, path, action, version, **extra):

@@ -10,38 +10,7 @@ from pathlib import Path
 import pytest
 
 from scorer.web import HTMX_FILE, asset_dir, create_app
-
-HX = {"HX-Request": "true"}
-PT = {"Accept-Language": "pt-BR,pt;q=0.9"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": tmp_path / "web.sqlite3"})
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-def new_match(client, variant="paulista", **fields):
-    """Create a match through the form; return (scoreboard path, id, key)."""
-    data = {"variant": variant, "name0": "Nós", "name1": "Eles", "mano": "0", **fields}
-    r = client.post("/matches", data=data)
-    assert r.status_code == 303, r.get_data(as_text=True)
-    path = r.headers["Location"]
-    _, _, match_id, key = path.split("/")
-    return path, match_id, key
-
-
-def version_of(html: str) -> int:
-    return int(re.search(r'data-version="(\d+)"', html).group(1))
-
-
-def act(client, path, action, version, headers=None, **extra):
-    data = {"action": json.dumps(action), "version": str(version), **extra}
-    return client.post(path + "/actions", data=data, headers=headers or {})
+from tests.web_client import HX, PT, act, new_match, version_of
 
 
 # -- new match -------------------------------------------------------------------
@@ -147,7 +116,7 @@ def test_unknown_match_is_404_and_wrong_key_is_403(client):
     assert client.get(f"/m/{match_id}/wrong/share").status_code == 403
     assert client.get(f"/m/{match_id}/wrong/board?version=0").status_code == 403
     assert client.post(f"/m/{match_id}/wrong/revanche").status_code == 403
-    assert client.get(f"/w/nope").status_code == 404
+    assert client.get("/w/nope").status_code == 404
 
 
 def test_action_without_javascript_posts_and_redirects(client):

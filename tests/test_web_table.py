@@ -8,35 +8,13 @@ import re
 
 import pytest
 
-from scorer.web import create_app
-
-HX = {"HX-Request": "true"}
-PT = {"Accept-Language": "pt-BR"}
-
-
-@pytest.fixture
-def client(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": tmp_path / "t.sqlite3"}).test_client()
-
-
-def new_match(client, **fields):
-    data = {"variant": "paulista", "name0": "Nós", "name1": "Eles", "mano": "0", **fields}
-    r = client.post("/matches", data=data)
-    assert r.status_code == 303, r.get_data(as_text=True)
-    path = r.headers["Location"]
-    return path, path.split("/")[2], path.split("/")[3]
-
+from tests.web_client import HX, PT, act, new_match
 
 def status_of(client, url: str) -> int:
     """GET ``url`` and close the response (static files are streamed from open files)."""
     r = client.get(url)
     r.close()
     return r.status_code
-
-
-def act(client, path, action, version, headers=None):
-    return client.post(path + "/actions", data={"action": json.dumps(action), "version": str(version)},
-                       headers=headers or {})
 
 
 # -- installable ---------------------------------------------------------------------

@@ -7,7 +7,6 @@ Synchronisation is by Playwright's waits on what the page shows, never by sleepi
 
 from __future__ import annotations
 
-import json
 import re
 
 from conftest import LAN_HOST, action_button, api_act, create_match, new_context, watch_errors

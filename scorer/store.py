@@ -18,7 +18,8 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -112,6 +113,19 @@ def schema_version(db: sqlite3.Connection) -> int:
     return db.execute("PRAGMA user_version").fetchone()[0]
 
 
+@contextmanager
+def write(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One ``BEGIN IMMEDIATE`` transaction: committed when the block ends (a ``return``
+    inside it included), rolled back if it raises. Writers wait for each other here."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
 def migrate(db: sqlite3.Connection, migrations=None) -> int:
     """Apply the migrations the database has not had yet, in order; return the version.
 
@@ -127,18 +141,13 @@ def migrate(db: sqlite3.Connection, migrations=None) -> int:
             f"database schema version {schema_version(db)} is newer than this program's {len(steps)}"
         )
     for number, step in enumerate(steps, start=1):
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with write(db):
             if schema_version(db) < number:
                 if callable(step):
                     step(db)
                 else:
                     _run_script(db, step)
                 db.execute(f"PRAGMA user_version = {number:d}")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
     return schema_version(db)
 
 
@@ -202,13 +211,8 @@ def create_match(
     ``players`` (None or two equal-length lists of names) as in :class:`MatchRow`. The
     caller validates the settings first; this function only stores them.
     """
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with write(db):
         match_id = _insert_match(db, variant, options, names, mano, series, best_of, players)
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
     return get_match(db, match_id)  # type: ignore[return-value]
 
 
@@ -245,14 +249,12 @@ def create_rematch(db: sqlite3.Connection, match_id: str, *, new_series: bool = 
 
     :raise RuleError: ``game_not_over``, the match has no winner (nothing stored).
     """
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with write(db):
         old = db.execute("SELECT * FROM match WHERE id = ?", (match_id,)).fetchone()
         if old is None:
-            db.execute("ROLLBACK")
             return None
         new = old["rematch"]
-        if new is None and old["winner"] is None:  # the except below rolls back
+        if new is None and old["winner"] is None:  # rolled back by write()
             raise RuleError("game_not_over", N_("The game is not over: the Revanche starts once a side has won."))
         if new is None:
             new = _insert_match(
@@ -261,10 +263,6 @@ def create_rematch(db: sqlite3.Connection, match_id: str, *, new_series: bool = 
                 _players(old["players"]),
             )
             db.execute("UPDATE match SET rematch = ? WHERE id = ?", (new, match_id))
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
     return get_match(db, new)
 
 
@@ -324,24 +322,18 @@ def append_action(
     tally.
     """
     now = time.time()
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with write(db):
         cur = db.execute(
             "UPDATE match SET version = version + 1, score0 = ?, score1 = ?, winner = ?,"
             " updated = ? WHERE id = ? AND version = ?" + (" AND rematch IS NULL" if no_rematch else ""),
             (int(score[0]), int(score[1]), winner, now, match_id, version),
         )
         if cur.rowcount != 1:
-            db.execute("ROLLBACK")
-            return False
+            return False  # nothing was written
         db.execute(
             "INSERT INTO action (match_id, seq, body, created) VALUES (?, ?, ?, ?)",
             (match_id, version, json.dumps(action, sort_keys=True), now),
         )
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
     return True
 
 
@@ -379,8 +371,7 @@ def import_match(
     the actions with the engine first, so only a valid match is stored. ``best_of`` and
     ``players`` as in :func:`create_match` (a new series of that length starts).
     """
-    db.execute("BEGIN IMMEDIATE")
-    try:
+    with write(db):
         match_id = _insert_match(db, variant, options, names, mano, None, best_of, players)
         now = time.time()
         db.executemany(
@@ -391,10 +382,6 @@ def import_match(
             "UPDATE match SET version = ?, score0 = ?, score1 = ?, winner = ? WHERE id = ?",
             (len(actions), int(score[0]), int(score[1]), winner, match_id),
         )
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
     return get_match(db, match_id)  # type: ignore[return-value]
 
 

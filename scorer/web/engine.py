@@ -100,6 +100,9 @@ class MatchService:
             there); nothing stored.
         :raise LookupError: the match does not exist.
         """
+        def answer(outcome: str, m: Match, row: store.MatchRow) -> tuple[str, dict[str, Any] | None]:
+            return outcome, self._state(m, row, translate, log_limit) if with_state else None
+
         with self._lock:
             row = store.get_match(db, match_id)
             if row is None:
@@ -113,7 +116,7 @@ class MatchService:
                 outcome = STALE
                 if version == row.version - 1 and store.get_action(db, row.id, version) == action:
                     outcome = DUPLICATE
-                return outcome, self._state(m, row, translate, log_limit) if with_state else None
+                return answer(outcome, m, row)
             if row.version >= self.max_actions:
                 raise RuleError(
                     "too_many_actions",
@@ -133,8 +136,8 @@ class MatchService:
                 m = self._match(db, row)
                 if undo:
                     check_undo(row)
-                return STALE, self._state(m, row, translate, log_limit) if with_state else None
-            return APPLIED, self._state(m, row, translate, log_limit) if with_state else None
+                return answer(STALE, m, row)
+            return answer(APPLIED, m, row)
 
     @staticmethod
     def check_settings(variant: str, options: dict[str, Any], mano: int) -> Match:

@@ -9,59 +9,20 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import PHONE
+from playwright.sync_api import expect
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
-expect = playwright_sync.expect
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-PHONE = {"width": 360, "height": 640}
 ROOT = Path(__file__).resolve().parents[2]
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed (.ci/run installs it)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture
-def server(tmp_path):
-    """`truco serve` on 127.0.0.1, a free port and a temporary database; yields its URL."""
-    port = free_port()
-    truco = Path(sys.executable).with_name("truco")
-    cmd = [str(truco) if truco.exists() else shutil.which("truco"), "serve", "--host", "127.0.0.1",
-           "--port", str(port), "--db", str(tmp_path / "serve.sqlite3"), "--no-qr",
-           "--ghost-tap-ms", "0"]  # the test taps the moment a board arrives, as no finger can
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        lines = []
-        for line in proc.stdout:  # blocks until the server says it listens (or exits)
-            lines.append(line)
-            if line.startswith("Listening on"):
-                break
-        else:
-            pytest.fail("truco serve did not start:\n" + "".join(lines))
-        assert f"http://127.0.0.1:{port}/" in "".join(lines)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        proc.stdout.close()
+def server(live):
+    """`truco serve` on 127.0.0.1 (conftest.py's ``live``; it prints the address phones open)."""
+    assert f"http://127.0.0.1:{live.port}/" in "".join(live.output)
+    return live.url
 
 
 @pytest.fixture

@@ -117,11 +117,6 @@ class Card:
         return f"{rank} of {suit}" if lang == "en" else f"{rank} de {suit}"
 
 
-def suit_label(suit: str, lang: str = "pt") -> str:
-    """Plural name of a suit letter in ``lang`` (``"o"`` -> ``"ouros"``, ``"oros"``, ``"diamonds"``)."""
-    return _SUIT_LABELS[check_lang(lang)][suit]
-
-
 def rank_label(rank: int, lang: str = "pt") -> str:
     """Name of a rank in ``lang`` (``10`` -> ``"Q"`` in pt, ``"sota"`` in es, ``"queen"`` in en)."""
     return _RANK_LABELS[check_lang(lang)][rank]

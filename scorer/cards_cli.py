@@ -1,193 +1,25 @@
-"""``truco envido``, ``truco manilha`` and ``truco compare``, and the JSON they print.
+"""``truco envido``, ``truco manilha`` and ``truco compare``: the calculators of
+:mod:`scorer.calculators` on the command line.
 
-The ``*_json`` builders are the whole answer as a plain dict (cards as canonical codes such as
-``"4b"`` or ``"10c"``, names in the chosen language); the web views reuse them, and ``--json``
-prints exactly them. Bad input raises :class:`CardError` from the builders; the commands print
-it and exit with status 2 (issue 3, "CLI").
+``--json`` prints exactly the calculator's dict; otherwise a few lines of text. Bad input
+raises :class:`CardError` from the calculators; the commands print it and exit with status 2
+(issue 3, "CLI").
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import click
 
-from scorer.card_order import (
-    MANILHA_VARIANTS,
-    VARIANTS,
-    card_order,
-    compare,
-    manilha_name,
-    manilhas_for,
-    strength_level,
-)
-from scorer.cards import (
-    DECKS,
-    LANGS,
-    Card,
-    check_deck,
-    check_lang,
-    deck_cards,
-    parse_card,
-    parse_hand,
-    parse_rank,
-)
-from scorer.envido_points import envido_points
-from scorer.errors import N_, CardError
+from scorer.calculators import compare_json, envido_json, manilha_json, manilha_variants
+from scorer.cards import DECKS, LANGS
+from scorer.errors import CardError
+from scorer.variants import VARIANTS, default_variant
 
-
-def _names(cards: Iterable[Card], lang: str) -> dict[str, str]:
-    return {c.code: c.label(lang) for c in cards}
-
-
-def _read_vira(text: str | None, lang: str) -> Card | int | None:
-    """A vira typed as a rank alone (``"7"``, ``"K"``) or as a card (``"7 de ouros"``)."""
-    if text is None or not str(text).strip():
-        return None
-    try:
-        return parse_rank(text, lang)
-    except CardError as err:
-        if err.code != "bad_rank":
-            raise
-        return parse_card(text, lang)
-
-
-def _read_muestra(text: str | None, lang: str) -> Card | None:
-    if text is None or not str(text).strip():
-        return None
-    return parse_card(text, lang)
-
-
-def envido_json(
-    cards: str, *, flor: bool = False, muestra: str | None = None, lang: str = "pt"
-) -> dict[str, Any]:
-    """Envido (and Flor) points of three typed-in cards, as a JSON-ready dict.
-
-    :param cards: three cards as people type them (see :func:`scorer.cards.parse_cards`).
-    :param flor: the game is played "con flor".
-    :param muestra: the Uruguayan muestra card, typed in, or ``None``. Uruguayan truco is
-        always played with Flor (REFERENCE.md 2.4; issue #2), so a muestra puts Flor in play.
-    :param lang: ``pt``, ``es`` or ``en`` for reading the cards and writing names.
-    :return: ``{"hand", "muestra", "piezas", "points", "cards", "flor", "flor_points",
-        "flor_cards", "explanation", "envido_explanation", "names", "lang"}``; cards are
-        canonical codes, ``names`` maps each code to its name in ``lang``; ``flor_points`` and
-        ``flor_cards`` are ``None`` without a Flor.
-    :raise CardError: bad card, wrong count (``card_count``), duplicate, bad language.
-    Sources: see :func:`scorer.envido_points.envido_points`.
-    """
-    lang = check_lang(lang)
-    muestra_card = _read_muestra(muestra, lang)
-    hand = parse_hand(cards, lang, count=3)
-    result = envido_points(hand, flor=flor or muestra_card is not None, muestra=muestra_card)
-    shown = list(hand) + ([muestra_card] if muestra_card else [])
-    return {
-        "hand": [c.code for c in hand],
-        "muestra": muestra_card.code if muestra_card else None,
-        "piezas": [c.code for c in result.piezas],
-        "points": result.points,
-        "cards": [c.code for c in result.envido.cards],
-        "flor": result.has_flor,
-        "flor_points": result.flor_points,
-        "flor_cards": [c.code for c in result.flor.cards] if result.flor else None,
-        "explanation": result.explanation(lang),
-        "envido_explanation": result.envido.explain(lang),
-        "names": _names(shown, lang),
-        "lang": lang,
-    }
-
-
-def manilha_json(
-    vira: str | None, *, deck: str = "sujo", variant: str = "paulista", lang: str = "pt"
-) -> dict[str, Any]:
-    """The manilhas for a vira (Paulista) or the fixed ones (Mineiro), and the whole deck's order.
-
-    :param vira: the vira typed as a rank (``"7"``, ``"K"``) or a card (``"7 de ouros"``);
-        ``None`` for Mineiro.
-    :param deck: ``"sujo"`` (40 cards) or ``"limpo"`` (24 cards, Paulista only).
-    :param variant: ``"paulista"`` or ``"mineiro"``.
-    :return: ``{"variant", "deck", "vira", "vira_rank", "manilhas", "manilha_names", "order",
-        "names", "lang"}``: ``manilhas`` are codes strongest first, ``manilha_names`` the matching
-        ``zap``/``copas``/``espadilha``/``pica-fumo``; ``order`` is the whole deck strongest
-        first as a list of levels, each a list of codes that tie; ``vira`` is a code when a
-        card was given, else ``None``.
-    :raise CardError: ``no_manilhas``, ``vira_required``, ``vira_not_used``, ``not_in_deck``,
-        ``deck_not_used``, bad card or rank.
-    Sources: seed 001 "Valor das cartas e manilhas"; REFERENCE.md 3.2, 4.
-    """
-    lang = check_lang(lang)
-    check_deck(deck)
-    if variant not in MANILHA_VARIANTS:
-        raise CardError(
-            "no_manilhas", N_("The variant {token} has no manilhas."),
-            allowed=list(MANILHA_VARIANTS), token=str(variant),
-        )
-    vira_value = _read_vira(vira, lang)
-    manilhas = manilhas_for(variant, vira_value, deck=deck)
-    order = card_order(variant, vira=vira_value, deck=deck)
-    if isinstance(vira_value, Card):
-        strength_level(vira_value, order)  # the vira must be a card of this deck
-    return {
-        "variant": variant,
-        "deck": deck,
-        "vira": vira_value.code if isinstance(vira_value, Card) else None,
-        "vira_rank": vira_value.rank if isinstance(vira_value, Card) else vira_value,
-        "manilhas": [c.code for c in manilhas],
-        "manilha_names": [manilha_name(c, manilhas) for c in manilhas],
-        "order": [[c.code for c in level] for level in order],
-        "names": _names(deck_cards(deck) if variant == "paulista" else deck_cards(), lang),
-        "lang": lang,
-    }
-
-
-def compare_json(
-    first: str,
-    second: str,
-    *,
-    variant: str = "truco-15",
-    vira: str | None = None,
-    muestra: str | None = None,
-    lang: str = "pt",
-    deck: str = "sujo",
-) -> dict[str, Any]:
-    """Which of two typed-in cards wins a trick in ``variant``.
-
-    Paulista needs ``vira`` (a rank or a card) and may use ``deck="limpo"``; Uruguayo needs
-    ``muestra``. With manilhas in force (Paulista with a vira, or Mineiro), ``zap``,
-    ``copeta``, ``espadilha`` and ``pica-fumo`` are accepted as cards.
-
-    :return: ``{"variant", "deck", "first", "second", "winner", "first_level",
-        "second_level", "vira", "vira_rank", "muestra", "names", "lang"}``; ``winner`` is
-        ``"first"``, ``"second"`` or ``"parda"``; levels are 1-based, 1 = strongest.
-    :raise CardError: bad card, duplicate (also the vira/muestra card itself), ``bad_variant``,
-        ``vira_required``, ``muestra_required``, ``vira_not_used``, ``muestra_not_used``,
-        ``not_in_deck``, ``deck_not_used``.
-    Sources: see :func:`scorer.card_order.card_order`.
-    """
-    lang = check_lang(lang)
-    vira_value = _read_vira(vira, lang)
-    muestra_card = _read_muestra(muestra, lang)
-    order = card_order(variant, vira=vira_value, muestra=muestra_card, deck=deck)
-    manilhas = manilhas_for(variant, vira_value, deck=deck) if variant in MANILHA_VARIANTS else None
-    a = parse_card(first, lang, manilhas=manilhas)
-    b = parse_card(second, lang, manilhas=manilhas)
-    winner = compare(a, b, variant, vira=vira_value, muestra=muestra_card, deck=deck)
-    table = [c for c in (vira_value, muestra_card) if isinstance(c, Card)]
-    return {
-        "variant": variant,
-        "deck": deck,
-        "first": a.code,
-        "second": b.code,
-        "winner": winner,
-        "first_level": strength_level(a, order),
-        "second_level": strength_level(b, order),
-        "vira": vira_value.code if isinstance(vira_value, Card) else None,
-        "vira_rank": vira_value.rank if isinstance(vira_value, Card) else vira_value,
-        "muestra": muestra_card.code if muestra_card else None,
-        "names": _names([a, b, *table], lang),
-        "lang": lang,
-    }
+__all__ = ["compare_command", "compare_json", "envido_command", "envido_json", "manilha_command", "manilha_json"]
 
 
 # --- text output ------------------------------------------------------------------------------
@@ -266,7 +98,7 @@ def envido_command(
 @click.argument("vira", nargs=-1)
 @click.option("--deck", type=click.Choice(DECKS), default="sujo", show_default=True,
               help="Baralho sujo (40 cards) or limpo (24 cards, Q J K A 2 3).")
-@click.option("--variant", type=click.Choice(MANILHA_VARIANTS), default="paulista",
+@click.option("--variant", type=click.Choice(manilha_variants()), default=manilha_variants()[0],
               show_default=True, help="Paulista (manilhas from the vira) or Mineiro (fixed).")
 @_lang_option
 @_json_option
@@ -282,7 +114,7 @@ def manilha_command(
 @click.command("compare")
 @click.argument("first")
 @click.argument("second")
-@click.option("--variant", type=click.Choice(VARIANTS), default="truco-15", show_default=True)
+@click.option("--variant", type=click.Choice(list(VARIANTS)), default=default_variant().id, show_default=True)
 @click.option("--vira", metavar="CARD", help="Paulista vira (a rank or a card).")
 @click.option("--muestra", metavar="CARD", help="Uruguayan muestra card.")
 @click.option("--deck", type=click.Choice(DECKS), default="sujo", show_default=True,

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from scorer.card_order import piezas
+from scorer.card_rules import piezas
 from scorer.cards import Card, check_lang, rank_label
 from scorer.errors import N_, CardError
 

@@ -362,8 +362,7 @@ class Match:
         return hand
 
     def _flor_in_play(self) -> bool:
-        flor = self.variant.flor
-        return flor is not None and (not self.variant.flor_option or bool(self.options.get("flor")))
+        return self.variant.plays_flor(self.options)
 
     def _envido_open(self, hand: Hand) -> bool:
         """Envido can still be started this hand (seed 000: until the first trick is decided)."""
@@ -393,11 +392,7 @@ class Match:
     def _stages(self) -> list[dict[str, Any]] | None:
         if not self.variant.malas_buenas:
             return None
-        half = self.target // 2
-        return [
-            {"stage": "malas", "points": points} if points < half else {"stage": "buenas", "points": points - half}
-            for points in self._core.score
-        ]
+        return [self.variant.stage(points, self.target) for points in self._core.score]
 
     def _falta(self, score: Sequence[int], winner: int | None) -> int | None:
         """Accepted Falta Envido value (REFERENCE.md 1.6; seed 000 for the 15-point game).

@@ -8,7 +8,7 @@ and ``m1`` is that hand's mano. The mano moves one seat on each hand (seed 001
 side alternates, as the engine's does; the dealer (the "pé") is the seat before the
 mano and plays last.
 
-For ``argentino-30`` with 6 players, hands alternate between "redonda" (the teams play
+For a variant with pica-pica (``Variant.pica_pica``: argentino-30) with 6 players, hands alternate between "redonda" (the teams play
 together) and "pica-pica" (three 1-v-1 face-offs, each player against the one sitting
 opposite), "until the last 5 points, then only team play" (REFERENCE.md 1.1, [UTN-REG]).
 This module starts with a redonda and counts "the last 5 points" from the moment either
@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scorer.variants import Variant, get_variant
+
 #: Table sizes that have seats (2 players need none: each side is one player).
 SIZES = (4, 6)
-#: Variants whose 6-player game alternates redonda and pica-pica.
-PICA_PICA_VARIANTS = ("argentino-30",)
 #: Points before the target from which only redonda is played.
 PICA_PICA_STOPS_BEFORE = 5
 
@@ -44,7 +44,7 @@ class HandSeats:
     """Who is mano and who deals in one hand, plus the 6-player round where it applies.
 
     ``round`` is ``"redonda"``, ``"pica-pica"`` or None (not a 6-player table of a
-    variant in :data:`PICA_PICA_VARIANTS`); ``duels`` lists the pica-pica face-offs as ``(side-0 seat, side-1 seat)``.
+    variant with pica-pica); ``duels`` lists the pica-pica face-offs as ``(side-0 seat, side-1 seat)``.
     """
 
     mano: Seat
@@ -72,13 +72,17 @@ def play_order(players: Sequence[Sequence[str]], first_mano: int) -> list[Seat]:
     return order
 
 
-def six_player_round(variant: str, hand_number: int, score: Sequence[int], target: int) -> str:
+def _variant(variant: str | Variant) -> Variant:
+    return variant if isinstance(variant, Variant) else get_variant(variant)
+
+
+def six_player_round(variant: str | Variant, hand_number: int, score: Sequence[int], target: int) -> str:
     """``"redonda"`` or ``"pica-pica"`` for a hand of a 6-player ``variant`` game.
 
     Odd hands are redonda, even ones pica-pica, until a side has ``target - 5``
     tentos; from then on every hand is redonda. Variants without pica-pica: redonda.
     """
-    if variant not in PICA_PICA_VARIANTS or max(score) >= target - PICA_PICA_STOPS_BEFORE:
+    if not _variant(variant).pica_pica or max(score) >= target - PICA_PICA_STOPS_BEFORE:
         return "redonda"
     return "redonda" if hand_number % 2 == 1 else "pica-pica"
 
@@ -88,13 +92,14 @@ def hand_seats(
     first_mano: int,
     hand_number: int,
     *,
-    variant: str,
+    variant: str | Variant,
     score: Sequence[int],
     target: int,
 ) -> HandSeats:
     """Mano, dealer and (6 players) the round of hand ``hand_number`` (1-based).
 
     :raise ValueError: as :func:`play_order`, or ``hand_number`` < 1.
+    :raise RuleError: ``bad_variant`` for an unknown variant id.
     """
     if hand_number < 1:
         raise ValueError(f"hand_number must be 1 or more, not {hand_number!r}")
@@ -103,7 +108,7 @@ def hand_seats(
     start = (hand_number - 1) % n
     mano, dealer = order[start], order[start - 1]
     rnd, duels = None, ()
-    if n == 6 and variant in PICA_PICA_VARIANTS:
+    if n == 6 and _variant(variant).pica_pica:
         rnd = six_player_round(variant, hand_number, score, target)
         if rnd == "pica-pica":
             pairs = [(order[(start + k) % n], order[(start + k + 3) % n]) for k in range(3)]

@@ -1,19 +1,24 @@
 """Rule sets as data: one frozen :class:`Variant` per Truco variant, in one registry.
 
 Every number here comes from a seed in ``shared/seeds/`` (where one speaks) or from
-``shared/rules/REFERENCE.md``; the docstring of each variant names its source. The match
-engine (:mod:`scorer.match`) reads these fields and has no per-variant ``if``.
+``shared/rules/REFERENCE.md``; the docstring of each variant names its source. A variant
+holds every fact that differs between variants: the ladder, Envido and Flor, the special
+hand, targets and options, the cards (order, deck, manilhas, muestra), pica-pica and the
+malas/buenas split. The match engine (:mod:`scorer.match`), the card helpers
+(:mod:`scorer.card_order`), the seats (:mod:`scorer.seats`) and the web read these fields;
+no other module names a variant id or has a per-variant ``if``.
 
 Units: every value is in tentos (points).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from scorer.card_rules import ARGENTINE_ORDER, CATALAN_ORDER, MINEIRO_MANILHAS, PLAIN_ORDER, CardRules
 from scorer.errors import N_, RuleError
 
 #: Envido-type calls, in the order a chain may use them.
@@ -155,6 +160,10 @@ FALTA_CONVENTIONS = ("target_minus_leader", "leader_stage", "whole_game", "malas
 """
 
 
+ARGENTINE_CARDS = CardRules(ARGENTINE_ORDER)
+"""The Argentine 14 levels, 40 cards (seeds 000/003; seed 002 for gauderio; REFERENCE.md 1.2, 5)."""
+
+
 @dataclass(frozen=True)
 class Variant:
     """One Truco variant's rules, as data.
@@ -180,6 +189,8 @@ class Variant:
         mazo_primera: default of the option that adds 1 tento to a fold in the first trick
             while Envido could still be called and was not (REFERENCE.md 1.8, M1).
         option_specs: the settings this variant offers.
+        cards: the card order, deck, manilhas and muestra (:class:`CardRules`).
+        pica_pica: a 6-player game alternates redonda and pica-pica hands (REFERENCE.md 1.1).
     """
 
     id: str
@@ -199,6 +210,34 @@ class Variant:
     trick_accepts_pending: bool = False
     mazo_primera: bool = False
     option_specs: tuple[OptionSpec, ...] = field(default_factory=tuple)
+    cards: CardRules = ARGENTINE_CARDS
+    pica_pica: bool = False
+
+    def plays_flor(self, options: Mapping[str, Any]) -> bool:
+        """Whether Flor is in play with these (resolved) ``options``."""
+        return self.flor is not None and (not self.flor_option or bool(options.get("flor")))
+
+    def malas_size(self, target: int) -> int | None:
+        """Tentos of the malas (half the target) where the score is split in malas and
+        buenas (REFERENCE.md 1.1), else ``None``."""
+        return target // 2 if self.malas_buenas else None
+
+    def score_parts(self, points: int, target: int) -> list[tuple[str | None, int]]:
+        """One side's ``points`` as the table counts them: ``[(None, points)]``, or
+        ``[("malas", m), ("buenas", b)]`` where the score is split (``m`` up to half the
+        target, ``b`` what is above it)."""
+        half = self.malas_size(target)
+        if half is None:
+            return [(None, points)]
+        return [("malas", min(points, half)), ("buenas", max(0, points - half))]
+
+    def stage(self, points: int, target: int) -> dict[str, Any] | None:
+        """``{"stage", "points"}``: the stage a side with ``points`` is in and its points in
+        it, or ``None`` where the score is not split."""
+        half = self.malas_size(target)
+        if half is None:
+            return None
+        return {"stage": "malas", "points": points} if points < half else {"stage": "buenas", "points": points - half}
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Fill in defaults and check every given option.
@@ -252,8 +291,7 @@ _FALTA_LABEL = N_("Falta Envido is worth")
 _MAZO_LABEL = N_("Folding in the first trick before Envido gives 1 more")
 _PARDAS_LABEL = N_("Three pardas")
 
-VARIANTS: Mapping[str, Variant] = MappingProxyType(
-    {
+_REGISTRY: dict[str, Variant] = {
         variant.id: variant
         for variant in (
             Variant(
@@ -264,6 +302,7 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
                 ends_at_once=True,
                 truco_ladder=ARGENTINE_LADDER,
                 envido=EnvidoRules(ARGENTINE_ENVIDO_CHAINS),
+                cards=ARGENTINE_CARDS,
             ),
             Variant(
                 id="argentino-30",
@@ -278,6 +317,8 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
                 falta="leader_stage",
                 malas_buenas=True,
                 mazo_primera=True,
+                cards=ARGENTINE_CARDS,
+                pica_pica=True,
                 option_specs=(
                     OptionSpec("target", (30, 18, 40), 30, _TARGET_LABEL),
                     OptionSpec("flor", (False, True), False, _FLOR_LABEL),
@@ -302,6 +343,9 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
                 falta="malas_wins_game",
                 malas_buenas=True,
                 mazo_primera=True,
+                # The piezas of the muestra, then the matas, on top of the Argentine order
+                # (REFERENCE.md 2.3).
+                cards=CardRules(ARGENTINE_ORDER, muestra=True),
                 option_specs=(
                     OptionSpec("target", (30, 40), 30, _TARGET_LABEL),
                     OptionSpec("falta", ("malas_wins_game", "leader_stage", "whole_game"), "malas_wins_game", _FALTA_LABEL),
@@ -322,6 +366,8 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
                 ),
                 special_hand=SpecialHandRules(threshold=11, name="mao_de_onze", play_worth=3, run_pays=1, ferro_worth=1),
                 all_pardas="nobody",
+                # Manilhas from the vira over 3 2 A K J Q 7 6 5 4; sujo or limpo (seed 001; REFERENCE.md 3.2).
+                cards=CardRules(PLAIN_ORDER, decks=("sujo", "limpo"), vira_manilhas=True),
                 option_specs=(OptionSpec("all_pardas", ("nobody", "mano"), "nobody", _PARDAS_LABEL),),
             ),
             Variant(
@@ -339,6 +385,7 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
                 ),
                 special_hand=SpecialHandRules(threshold=10, name="mao_de_dez", play_worth=4, run_pays=2, ferro_worth=2),
                 all_pardas="nobody",
+                cards=CardRules(PLAIN_ORDER, fixed_manilhas=MINEIRO_MANILHAS),  # REFERENCE.md 4
                 option_specs=(OptionSpec("all_pardas", ("nobody", "mano"), "nobody", _PARDAS_LABEL),),
             ),
             Variant(
@@ -350,6 +397,7 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
                 truco_ladder=ARGENTINE_LADDER,
                 envido=EnvidoRules(GAUDERIO_ENVIDO_CHAINS),
                 flor=FlorRules(compared=None, refused=4, contraflor_answered=False),
+                cards=ARGENTINE_CARDS,  # seed 002; REFERENCE.md 5
                 option_specs=(OptionSpec("target", (12, 24), 12, _TARGET_LABEL),),
             ),
             Variant(
@@ -361,11 +409,12 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
                 truco_ladder=(TrucoStep("truc", 2, 1), TrucoStep("retruc", 3, 2)),
                 special_hand=SpecialHandRules(threshold=11, name="mao_de_onze", play_worth=3, run_pays=1, ferro_worth=1),
                 trick_accepts_pending=True,
+                cards=CardRules(CATALAN_ORDER),  # seed 004 "Preparação"; REFERENCE.md 6.1
             ),
         )
     }
-)
-"""Every variant by id."""
+VARIANTS: Mapping[str, Variant] = MappingProxyType(_REGISTRY)
+"""Every variant by id (read-only; :func:`register` adds one)."""
 
 
 def get_variant(variant_id: str) -> Variant:
@@ -383,3 +432,39 @@ def get_variant(variant_id: str) -> Variant:
             allowed=list(VARIANTS),
             variant=str(variant_id),
         ) from None
+
+
+def register(variant: Variant) -> Variant:
+    """Add ``variant`` to the registry (a variant built from the parts above, say); every
+    module that reads :data:`VARIANTS` sees it at once.
+
+    Raises:
+        ValueError: a variant with that id is already registered.
+    """
+    if variant.id in _REGISTRY:
+        raise ValueError(f"variant {variant.id!r} is already registered")
+    _REGISTRY[variant.id] = variant
+    return variant
+
+
+def unregister(variant_id: str) -> None:
+    """Remove the variant ``variant_id`` from the registry (nothing if it is not there)."""
+    _REGISTRY.pop(variant_id, None)
+
+
+def variants_where(test: Callable[[Variant], bool]) -> list[str]:
+    """The ids of the registered variants for which ``test(variant)`` is true, in order."""
+    return [v.id for v in VARIANTS.values() if test(v)]
+
+
+def default_variant() -> Variant:
+    """The variant a new match or a calculator starts from: the first registered."""
+    return next(iter(VARIANTS.values()))
+
+
+def flor_in_play(*, flor: bool, muestra: bool) -> bool:
+    """Whether an Envido count includes the Flor: when the table plays "con flor", or when a
+    muestra is turned up, since every variant with a muestra always plays Flor (uruguaio:
+    REFERENCE.md 2.4; issue #2)."""
+    return flor or (muestra and all(v.flor is not None and not v.flor_option
+                                    for v in VARIANTS.values() if v.cards.muestra))

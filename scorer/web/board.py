@@ -14,6 +14,7 @@ from flask_babel import gettext
 
 from scorer import seats as seating
 from scorer.series import SeriesStatus
+from scorer.variants import Variant, get_variant
 from scorer.web import labels
 
 
@@ -23,19 +24,10 @@ def squares(n: int) -> list[int]:
     return [5] * (n // 5) + ([n % 5] if n % 5 else [])
 
 
-def tally(score: int, target: int, split: bool) -> list[dict[str, Any]]:
-    """The drawn tally of one side: ``[{"stage", "squares"}]``, one entry per stage.
-
-    ``split`` (malas/buenas variants): the first half of the target are the malas,
-    the rest the buenas; otherwise one unnamed stage.
-    """
-    if not split:
-        return [{"stage": None, "squares": squares(score)}]
-    half = target // 2
-    return [
-        {"stage": "malas", "squares": squares(min(score, half))},
-        {"stage": "buenas", "squares": squares(max(0, score - half))},
-    ]
+def tally(score: int, target: int, variant: Variant) -> list[dict[str, Any]]:
+    """The drawn tally of one side: ``[{"stage", "squares"}]``, one entry per stage
+    (malas and buenas where the variant splits the score, else one unnamed stage)."""
+    return [{"stage": stage, "squares": squares(points)} for stage, points in variant.score_parts(score, target)]
 
 
 def buttons(state: dict[str, Any]) -> dict[str, Any]:
@@ -185,7 +177,6 @@ def view(state: dict[str, Any], last_action: dict[str, Any] | None = None) -> di
     (``last_action``: the newest stored action, to tell an undo from a new entry)."""
     undone = bool(last_action) and last_action.get("type") == "undo"
     hand = state.get("hand") or {}
-    split = bool(state.get("stages"))
     pending = hand.get("pending")
     log = list(reversed(state.get("log", [])))
     return {
@@ -196,7 +187,7 @@ def view(state: dict[str, Any], last_action: dict[str, Any] | None = None) -> di
         "hand": hand,
         "pending_call": labels.call_name(state["variant"], pending["call"]) if pending else None,
         "special": labels.SPECIAL_NAMES.get(hand.get("special") or ""),
-        "tallies": [tally(s, state["target"], split) for s in state["score"]],
+        "tallies": [tally(s, state["target"], get_variant(state["variant"])) for s in state["score"]],
         "stages": state.get("stages"),
         "buttons": buttons(state),
         "log": log,

@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorer import store
 from scorer.series import BEST_OF
-from scorer.variants import VARIANTS
+from scorer.variants import VARIANTS, default_variant
 from scorer.web import labels
 from scorer.web.i18n import default_names
 
@@ -125,7 +125,7 @@ def option_fields(variant_id: str, chosen: dict[str, Any]) -> list[dict[str, Any
 def new_match_context(variant_id: str, settings: dict[str, Any]) -> dict[str, Any]:
     """Template context of the new-match form for ``variant_id`` and remembered ``settings``."""
     if variant_id not in VARIANTS:
-        variant_id = next(iter(VARIANTS))
+        variant_id = default_variant().id
     same = settings.get("variant") == variant_id
     names = settings.get("names") if isinstance(settings.get("names"), list) else None
     players = settings.get("players")

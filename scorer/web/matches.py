@@ -126,7 +126,7 @@ def render_board(row: store.MatchRow, *, key: str | None, message: str | None = 
 def new():
     """The new-match form (variant from the query, else the last one used here)."""
     settings = forms.last_settings()
-    variant = request.args.get("variant") or settings.get("variant") or "truco-15"
+    variant = request.args.get("variant") or settings.get("variant") or ""
     ctx = forms.new_match_context(variant, settings)
     ctx["recent"] = store.get_matches(get_db(), [i for i, _k in forms.recent_matches()])
     ctx["recent_keys"] = dict(forms.recent_matches())

@@ -1,5 +1,5 @@
 """The table's calculators: Envido points (``/envido``), manilhas (``/manilha``), and
-"which card wins?" on both. Plain GET forms; the card helpers do all the work.
+"which card wins?" on both. Plain GET forms; :mod:`scorer.calculators` does all the work.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from typing import Any
 from flask import Blueprint, render_template, request
 from werkzeug.datastructures import MultiDict
 
-from scorer import cards_cli
+from scorer import calculators
 from scorer.errors import N_, TrucoError
-from scorer.variants import VARIANTS as RULES
+from scorer.variants import VARIANTS, get_variant
 from scorer.web.i18n import card_lang, translate
 
 bp = Blueprint("tools", __name__)
@@ -22,14 +22,15 @@ RANKS = {"pt": ("A", "2", "3", "4", "5", "6", "7", "Q", "J", "K"),
          "en": ("A", "2", "3", "4", "5", "6", "7", "Q", "J", "K")}
 PICKER_RANKS = ("A", "2", "3", "4", "5", "6", "7", "Q", "J", "K")
 SUITS = ("♠", "♣", "♥", "♦")
-#: The "which card wins?" variants: ``(id, title)``, the title shown to people.
-VARIANTS = tuple(
-    (v, RULES[v].title) for v in ("truco-15", "argentino-30", "uruguaio", "paulista", "mineiro", "gauderio", "truc")
-)
 TRUE = ("1", "true", "on", "yes")
 FALSE = ("", "0", "false", "off", "no")
 #: The calculators' yes/no query parameters.
 FLAGS = ("flor",)
+
+
+def variant_choices(ids=None) -> list[tuple[str, str]]:
+    """``(id, title)`` of the registered variants (or of ``ids``), the title shown to people."""
+    return [(v.id, v.title) for v in VARIANTS.values() if ids is None or v.id in ids]
 
 
 def picker() -> list[list[tuple[str, str]]]:
@@ -79,7 +80,7 @@ def envido_result(args: MultiDict) -> dict[str, Any]:
 
     :raise CardError: unreadable cards. :raise TrucoError: ``flor`` is not a yes/no value.
     """
-    return cards_cli.envido_json(
+    return calculators.envido_json(
         typed_cards(args),
         flor=flag(args, "flor"),
         muestra=args.get("muestra", "").strip() or None,
@@ -92,10 +93,10 @@ def manilha_result(args: MultiDict) -> dict[str, Any]:
 
     :raise CardError: unreadable vira or bad deck/variant.
     """
-    return cards_cli.manilha_json(
+    return calculators.manilha_json(
         args.get("vira", "").strip(),
         deck=args.get("deck", "sujo"),
-        variant=args.get("variant", "paulista"),
+        variant=args.get("variant") or None,
         lang=card_lang(),
     )
 
@@ -108,10 +109,10 @@ def compare_result(args: MultiDict) -> dict[str, Any] | None:
     first, second = args.get("first", "").strip(), args.get("second", "").strip()
     if not first or not second:
         return None
-    return cards_cli.compare_json(
+    return calculators.compare_json(
         first,
         second,
-        variant=args.get("cvariant") or args.get("variant") or "truco-15",
+        variant=args.get("cvariant") or args.get("variant") or None,
         vira=args.get("vira", "").strip() or None,
         muestra=args.get("muestra", "").strip() or None,
         lang=card_lang(),
@@ -141,7 +142,8 @@ def envido():
     flor_ticked, _flag_error = _run(lambda args: flag(args, "flor"), request.args)
     return render_template(
         "tools/envido.html", result=result, error=error, compared=compared, cmp_error=cmp_error,
-        picker=picker(), picked=set(request.args.getlist("card")), variants=VARIANTS, flor_ticked=bool(flor_ticked),
+        picker=picker(), picked=set(request.args.getlist("card")), variants=variant_choices(),
+        flor_ticked=bool(flor_ticked),
     ), status
 
 
@@ -149,12 +151,15 @@ def envido():
 def manilha():
     """The manilha table for a vira (sujo/limpo, Paulista/Mineiro), plus "which card wins?"."""
     result = error = None
-    if request.args.get("vira", "").strip() or request.args.get("variant") == "mineiro":
+    manilha_ids = calculators.manilha_variants()
+    chosen = request.args.get("variant") or manilha_ids[0]
+    fixed = chosen in VARIANTS and bool(get_variant(chosen).cards.fixed_manilhas)
+    if request.args.get("vira", "").strip() or fixed:
         result, error = _run(manilha_result, request.args)
     compared, cmp_error = _run(compare_result, request.args)
     status = 422 if error or cmp_error else 200
     return render_template(
         "tools/manilha.html", result=result, error=error, compared=compared, cmp_error=cmp_error,
-        variants=VARIANTS,
+        variants=variant_choices(), manilha_variants=variant_choices(manilha_ids), chosen=chosen,
     ), status
 

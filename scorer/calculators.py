@@ -1,0 +1,182 @@
+"""The table's calculators: Envido points of a hand, the manilhas for a vira, and which of
+two cards wins a trick, as JSON-ready dicts.
+
+This is the application service behind ``truco envido``/``manilha``/``compare`` (and their
+``--json``), the web calculators (``/envido``, ``/manilha``) and ``/api/envido``,
+``/api/manilha``: cards as canonical codes such as ``"4b"`` or ``"10c"``, names in the chosen
+language. Bad input raises :class:`CardError`. Which variant has manilhas, a vira, a muestra
+or the limpo deck is asked of the variant (:mod:`scorer.variants`), never of its id.
+Pure: imports neither Flask nor sqlite3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from scorer.card_order import card_order, check_variant, compare, manilha_name, manilhas_for, strength_level
+from scorer.cards import Card, check_deck, check_lang, deck_cards, parse_card, parse_hand, parse_rank
+from scorer.envido_points import envido_points
+from scorer.errors import N_, CardError
+from scorer.variants import default_variant, flor_in_play, variants_where
+
+
+def _names(cards: Iterable[Card], lang: str) -> dict[str, str]:
+    return {c.code: c.label(lang) for c in cards}
+
+
+def _read_vira(text: str | None, lang: str) -> Card | int | None:
+    """A vira typed as a rank alone (``"7"``, ``"K"``) or as a card (``"7 de ouros"``)."""
+    if text is None or not str(text).strip():
+        return None
+    try:
+        return parse_rank(text, lang)
+    except CardError as err:
+        if err.code != "bad_rank":
+            raise
+        return parse_card(text, lang)
+
+
+def _read_muestra(text: str | None, lang: str) -> Card | None:
+    if text is None or not str(text).strip():
+        return None
+    return parse_card(text, lang)
+
+
+def envido_json(
+    cards: str, *, flor: bool = False, muestra: str | None = None, lang: str = "pt"
+) -> dict[str, Any]:
+    """Envido (and Flor) points of three typed-in cards, as a JSON-ready dict.
+
+    :param cards: three cards as people type them (see :func:`scorer.cards.parse_cards`).
+    :param flor: the game is played "con flor".
+    :param muestra: the Uruguayan muestra card, typed in, or ``None``; a muestra puts Flor
+        in play (:func:`scorer.variants.flor_in_play`).
+    :param lang: ``pt``, ``es`` or ``en`` for reading the cards and writing names.
+    :return: ``{"hand", "muestra", "piezas", "points", "cards", "flor", "flor_points",
+        "flor_cards", "explanation", "envido_explanation", "names", "lang"}``; cards are
+        canonical codes, ``names`` maps each code to its name in ``lang``; ``flor_points`` and
+        ``flor_cards`` are ``None`` without a Flor.
+    :raise CardError: bad card, wrong count (``card_count``), duplicate, bad language.
+    Sources: see :func:`scorer.envido_points.envido_points`.
+    """
+    lang = check_lang(lang)
+    muestra_card = _read_muestra(muestra, lang)
+    hand = parse_hand(cards, lang, count=3)
+    result = envido_points(hand, flor=flor_in_play(flor=flor, muestra=muestra_card is not None), muestra=muestra_card)
+    shown = list(hand) + ([muestra_card] if muestra_card else [])
+    return {
+        "hand": [c.code for c in hand],
+        "muestra": muestra_card.code if muestra_card else None,
+        "piezas": [c.code for c in result.piezas],
+        "points": result.points,
+        "cards": [c.code for c in result.envido.cards],
+        "flor": result.has_flor,
+        "flor_points": result.flor_points,
+        "flor_cards": [c.code for c in result.flor.cards] if result.flor else None,
+        "explanation": result.explanation(lang),
+        "envido_explanation": result.envido.explain(lang),
+        "names": _names(shown, lang),
+        "lang": lang,
+    }
+
+
+def manilha_json(
+    vira: str | None, *, deck: str = "sujo", variant: str | None = None, lang: str = "pt"
+) -> dict[str, Any]:
+    """The manilhas for a vira (Paulista) or the fixed ones (Mineiro), and the whole deck's order.
+
+    :param vira: the vira typed as a rank (``"7"``, ``"K"``) or a card (``"7 de ouros"``);
+        ``None`` for Mineiro.
+    :param deck: ``"sujo"`` (40 cards) or ``"limpo"`` (24 cards, Paulista only).
+    :param variant: a variant with manilhas (default: the first, ``"paulista"``).
+    :return: ``{"variant", "deck", "vira", "vira_rank", "manilhas", "manilha_names", "order",
+        "names", "lang"}``: ``manilhas`` are codes strongest first, ``manilha_names`` the matching
+        ``zap``/``copas``/``espadilha``/``pica-fumo``; ``order`` is the whole deck strongest
+        first as a list of levels, each a list of codes that tie; ``vira`` is a code when a
+        card was given, else ``None``.
+    :raise CardError: ``no_manilhas``, ``vira_required``, ``vira_not_used``, ``not_in_deck``,
+        ``deck_not_used``, bad card or rank.
+    Sources: seed 001 "Valor das cartas e manilhas"; REFERENCE.md 3.2, 4.
+    """
+    lang = check_lang(lang)
+    check_deck(deck)
+    if variant is None:
+        variant = manilha_variants()[0]
+    if variant not in manilha_variants():
+        raise CardError(
+            "no_manilhas", N_("The variant {token} has no manilhas."),
+            allowed=manilha_variants(), token=str(variant),
+        )
+    vira_value = _read_vira(vira, lang)
+    manilhas = manilhas_for(variant, vira_value, deck=deck)
+    order = card_order(variant, vira=vira_value, deck=deck)
+    if isinstance(vira_value, Card):
+        strength_level(vira_value, order)  # the vira must be a card of this deck
+    return {
+        "variant": variant,
+        "deck": deck,
+        "vira": vira_value.code if isinstance(vira_value, Card) else None,
+        "vira_rank": vira_value.rank if isinstance(vira_value, Card) else vira_value,
+        "manilhas": [c.code for c in manilhas],
+        "manilha_names": [manilha_name(c, manilhas) for c in manilhas],
+        "order": [[c.code for c in level] for level in order],
+        "names": _names(deck_cards(deck), lang),
+        "lang": lang,
+    }
+
+
+def compare_json(
+    first: str,
+    second: str,
+    *,
+    variant: str | None = None,
+    vira: str | None = None,
+    muestra: str | None = None,
+    lang: str = "pt",
+    deck: str = "sujo",
+) -> dict[str, Any]:
+    """Which of two typed-in cards wins a trick in ``variant`` (default: the first, ``truco-15``).
+
+    Paulista needs ``vira`` (a rank or a card) and may use ``deck="limpo"``; Uruguayo needs
+    ``muestra``. With manilhas in force (Paulista with a vira, or Mineiro), ``zap``,
+    ``copeta``, ``espadilha`` and ``pica-fumo`` are accepted as cards.
+
+    :return: ``{"variant", "deck", "first", "second", "winner", "first_level",
+        "second_level", "vira", "vira_rank", "muestra", "names", "lang"}``; ``winner`` is
+        ``"first"``, ``"second"`` or ``"parda"``; levels are 1-based, 1 = strongest.
+    :raise CardError: bad card, duplicate (also the vira/muestra card itself), ``bad_variant``,
+        ``vira_required``, ``muestra_required``, ``vira_not_used``, ``muestra_not_used``,
+        ``not_in_deck``, ``deck_not_used``.
+    Sources: see :func:`scorer.card_order.card_order`.
+    """
+    lang = check_lang(lang)
+    variant = variant if variant is not None else default_variant().id
+    vira_value = _read_vira(vira, lang)
+    muestra_card = _read_muestra(muestra, lang)
+    order = card_order(variant, vira=vira_value, muestra=muestra_card, deck=deck)
+    has_manilhas = check_variant(variant).cards.has_manilhas
+    manilhas = manilhas_for(variant, vira_value, deck=deck) if has_manilhas else None
+    a = parse_card(first, lang, manilhas=manilhas)
+    b = parse_card(second, lang, manilhas=manilhas)
+    winner = compare(a, b, variant, vira=vira_value, muestra=muestra_card, deck=deck)
+    table = [c for c in (vira_value, muestra_card) if isinstance(c, Card)]
+    return {
+        "variant": variant,
+        "deck": deck,
+        "first": a.code,
+        "second": b.code,
+        "winner": winner,
+        "first_level": strength_level(a, order),
+        "second_level": strength_level(b, order),
+        "vira": vira_value.code if isinstance(vira_value, Card) else None,
+        "vira_rank": vira_value.rank if isinstance(vira_value, Card) else vira_value,
+        "muestra": muestra_card.code if muestra_card else None,
+        "names": _names([a, b, *table], lang),
+        "lang": lang,
+    }
+
+
+def manilha_variants() -> list[str]:
+    """The ids of the variants with manilhas (``paulista``, ``mineiro``), first the default."""
+    return variants_where(lambda v: v.cards.has_manilhas)

@@ -1,0 +1,142 @@
+"""The card facts a variant is built from: card orders, manilha cycles, piezas, and
+:class:`CardRules`, the frozen value each :class:`~scorer.variants.Variant` carries.
+
+An order is a tuple of levels, strongest first; each level is a tuple of cards of equal
+strength (a trick between two cards of one level is a *parda*). Within a level, cards are
+listed espada, basto, copa, oro, except manilhas and piezas, which never tie.
+
+Nothing here names a variant: :mod:`scorer.variants` says which variant uses which order,
+and :mod:`scorer.card_order` applies a variant's rules to a vira or a muestra.
+
+Pure module: no I/O. Every bad input raises :class:`CardError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorer.cards import DECK, MANILHA_SUITS, Card, check_deck
+from scorer.errors import N_, CardError
+
+Level = tuple[Card, ...]
+Order = tuple[Level, ...]
+
+PLAIN_RANKS: tuple[int, ...] = (3, 2, 1, 12, 11, 10, 7, 6, 5, 4)
+"""Ranks strongest first when suits do not matter: Catalan truc (seed 004 "Preparação"), and
+the ordinary cards of Paulista (seed 001 "Valor das cartas": 3 2 A K J Q 7 6 5 4) and Mineiro."""
+
+PAULISTA_CYCLE: tuple[int, ...] = (4, 5, 6, 7, 10, 11, 12, 1, 2, 3)
+"""Paulista ranks weakest first, 4 5 6 7 Q J K A 2 3; the manilha is the rank after the vira,
+3 wrapping to 4 (seed 001 "Valor das cartas e manilhas"; REFERENCE.md 3.2)."""
+
+LIMPO_CYCLE: tuple[int, ...] = (10, 11, 12, 1, 2, 3)
+"""Baralho limpo cycle Q J K A 2 3: vira 3 gives the Qs (seed 001; REFERENCE.md 3.2)."""
+
+MINEIRO_MANILHAS: tuple[Card, ...] = (Card(4, "b"), Card(7, "c"), Card(1, "e"), Card(7, "o"))
+"""Mineiro's fixed manilhas, strongest first: 4 de paus (zap), 7 de copas (copeta),
+A de espadas (espadilha), 7 de ouros (pica-fumo) (REFERENCE.md 4)."""
+
+PIEZA_RANKS: tuple[int, ...] = (2, 4, 5, 11, 10)
+"""Pieza ranks of the muestra suit, strongest first (issue 3; REFERENCE.md 2.2)."""
+
+
+def _by_rank(rank: int, cards: tuple[Card, ...] = DECK) -> Level:
+    return tuple(c for c in cards if c.rank == rank)
+
+
+def _argentine() -> Order:
+    # Seed 000 "A hierarquia não segue a ordem numérica", levels 1-14; REFERENCE.md 1.2.
+    return (
+        (Card(1, "e"),), (Card(1, "b"),), (Card(7, "e"),), (Card(7, "o"),),
+        _by_rank(3), _by_rank(2), (Card(1, "c"), Card(1, "o")),
+        _by_rank(12), _by_rank(11), _by_rank(10), (Card(7, "b"), Card(7, "c")),
+        _by_rank(6), _by_rank(5), _by_rank(4),
+    )
+
+
+ARGENTINE_ORDER: Order = _argentine()
+"""The Argentine 14 levels, strongest first (seed 000; REFERENCE.md 1.2)."""
+
+PLAIN_ORDER: Order = tuple(_by_rank(r) for r in PLAIN_RANKS)
+"""3 2 1 12 11 10 7 6 5 4, suits irrelevant: Catalan truc (seed 004 "Preparação"; REFERENCE.md
+6.1), and the cards below the manilhas in Paulista and Mineiro (seed 001; REFERENCE.md 3.2, 4)."""
+
+CATALAN_ORDER: Order = PLAIN_ORDER
+"""Catalan truc: 3 2 1 12 11 10 7 6 5 4, suits irrelevant (seed 004 "Preparação"; REFERENCE.md 6.1)."""
+
+
+def manilha_rank(vira: Card | int, *, deck: str = "sujo") -> int:
+    """The Paulista manilha rank for a vira: the next rank in 4 5 6 7 Q J K A 2 3, 3 -> 4.
+
+    In the baralho limpo (Q J K A 2 3) vira 3 gives Q. ``vira`` is a card or a rank alone.
+
+    :return: a Spanish-numbered rank (10 = Q, 11 = J, 12 = K, 1 = A).
+    :raise CardError: ``not_in_deck`` for a vira rank outside the limpo deck; ``bad_deck``.
+    Source: seed 001 "Valor das cartas e manilhas"; REFERENCE.md 3.2, section 8 examples 19-22.
+    """
+    rank = vira.rank if isinstance(vira, Card) else vira
+    cycle = LIMPO_CYCLE if check_deck(deck) == "limpo" else PAULISTA_CYCLE
+    if rank not in cycle:
+        raise CardError(
+            "not_in_deck",
+            N_("The vira {token} is not in the baralho {deck}."),
+            allowed=[str(r) for r in cycle],
+            token=str(vira),
+            deck=deck,
+        )
+    return cycle[(cycle.index(rank) + 1) % len(cycle)]
+
+
+def paulista_manilhas(vira: Card | int, *, deck: str = "sujo") -> tuple[Card, ...]:
+    """The four Paulista manilhas for ``vira``, strongest first: paus (zap), copas,
+    espadas (espadilha), ouros (pica-fumo). They never tie.
+
+    :raise CardError: as :func:`manilha_rank`.
+    Source: seed 001 "Valor das cartas e manilhas"; REFERENCE.md 3.2.
+    """
+    rank = manilha_rank(vira, deck=deck)
+    return tuple(Card(rank, s) for s in MANILHA_SUITS)
+
+
+def piezas(muestra: Card) -> tuple[Card, ...]:
+    """The five Uruguayan piezas for ``muestra``, strongest first: the 2, 4, 5, 11, 10 of its
+    suit; if the muestra is itself one of those ranks, the 12 of the suit takes its place.
+
+    Source: issue 3; REFERENCE.md 2.2 (section 8 example 15: muestra 4 copa -> 12 copa is the "4").
+    """
+    return tuple(
+        Card(12 if rank == muestra.rank else rank, muestra.suit) for rank in PIEZA_RANKS
+    )
+
+
+@dataclass(frozen=True)
+class CardRules:
+    """Which card wins a trick in one variant, as data (minitruco's ``Modo`` keeps the same).
+
+    Attributes:
+        order: the deck's levels strongest first, before any manilha or pieza goes on top
+            (40 cards; a smaller deck keeps the levels of its own cards).
+        decks: the decks the variant is played with (``"sujo"``; Paulista also ``"limpo"``).
+        vira_manilhas: the four manilhas follow the vira (Paulista: :func:`paulista_manilhas`).
+        fixed_manilhas: manilhas that never change, strongest first (Mineiro), else empty.
+        muestra: a muestra card is turned up and its piezas (:func:`piezas`) go on top of the
+            order (Uruguayo). A muestra also puts Flor in play (see
+            :func:`scorer.variants.flor_in_play`).
+    """
+
+    order: Order
+    decks: tuple[str, ...] = ("sujo",)
+    vira_manilhas: bool = False
+    fixed_manilhas: tuple[Card, ...] = ()
+    muestra: bool = False
+
+    @property
+    def has_manilhas(self) -> bool:
+        """Whether some cards are manilhas (from the vira or fixed)."""
+        return self.vira_manilhas or bool(self.fixed_manilhas)
+
+
+def without(order: Order, taken: tuple[Card, ...], cards: tuple[Card, ...] = DECK) -> Order:
+    """``order`` keeping only ``cards`` and dropping ``taken``, empty levels removed."""
+    levels = (tuple(c for c in level if c in cards and c not in taken) for level in order)
+    return tuple(level for level in levels if level)

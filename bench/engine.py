@@ -44,7 +44,7 @@ def long_match(n: int = 300, variant: str = "argentino-30", seed: int = 7) -> li
             continue
         legal = m.legal_actions()
         choices = [a for a in legal if a["type"] in PLAYABLE]
-        if any(a["type"] == "envido_points" for a in legal):
+        if any(a["type"] == "declare_points" for a in legal):
             choices.append({"type": "envido_points", "points": [rng.randint(20, 33), rng.randint(20, 33)]})
         action = {k: v for k, v in rng.choice(choices).items() if k not in ("points_side",)}
         if action["type"] != "envido_points":

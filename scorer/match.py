@@ -1,8 +1,8 @@
 """The match engine: a Truco match as a fold over the actions the table calls out.
 
 A :class:`Match` starts from a variant (:mod:`scorer.variants`), its options and who is
-mano in the first hand; :meth:`Match.apply` validates an action (a JSON-shaped dict, see
-the module ``ACTION_TYPES``) and applies it, or raises :class:`~scorer.errors.RuleError`
+mano in the first hand; :meth:`Match.apply` validates an action (a JSON-shaped dict of
+the schema in :mod:`scorer.schema`) and applies it, or raises :class:`~scorer.errors.RuleError`
 and changes nothing. :meth:`Match.state` gives the JSON state the web app, the CLI and
 outside tools read: score, hand, pending call, legal actions with the tentos each pays,
 and a log that says in words what every action paid.
@@ -21,23 +21,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorer.errors import N_, RuleError
+from scorer.schema import ACTION_TYPES, LegalAction, bare_action, check_side, normalize_action
 from scorer.variants import ENVIDO_CALLS, FLOR_CALLS, Variant, get_variant
 
-ACTION_TYPES = (
-    "call",
-    "quiero",
-    "no_quiero",
-    "no_flor",
-    "envido_winner",
-    "envido_points",
-    "trick",
-    "hand_winner",
-    "mazo",
-    "special_hand",
-    "adjust",
-    "undo",
-)
-"""Every action ``type`` the engine accepts (issue #2, "The contract")."""
+__all__ = ["ACTION_TYPES", "CALL_NAMES", "Match", "decide_hand", "normalize_action", "render_lines"]
 
 CALL_NAMES = {
     "truco": "Truco",
@@ -56,7 +43,8 @@ CALL_NAMES = {
     "contraflor": "Contraflor",
     "contraflor_al_resto": "Contraflor al resto",
 }
-"""How each call is written at the table (game terms are not translated)."""
+"""How each call is written at the table in the log and in errors (game terms are not
+translated). Display only: which calls an action may carry is :data:`scorer.schema.CALLS`."""
 
 SIDES = (0, 1)
 
@@ -165,7 +153,7 @@ class Match:
     def __init__(self, variant_id: str, options: Mapping[str, Any] | None = None, mano: int = 0) -> None:
         self.variant: Variant = get_variant(variant_id)
         self.options: dict[str, Any] = self.variant.resolve_options(options)
-        _check_side(mano, "mano")
+        check_side(mano, "mano")
         self.first_mano = mano
         self.target: int = self.options.get("target", self.variant.target)
         self.actions: list[dict[str, Any]] = []
@@ -252,17 +240,21 @@ class Match:
         self.actions.append(clean)
         return entry
 
-    def legal_actions(self) -> list[dict[str, Any]]:
+    def legal_actions(self) -> list[LegalAction]:
         """Every action the rules allow now, each with what it pays.
 
         Returns:
-            Action dicts (as :meth:`apply` takes them) plus ``points`` (tentos the action
-            awards at once, before any cap at the target, or for a call the stake if accepted; ``None`` where it is
-            not known yet) and ``points_side`` (who gets them). ``undo`` is listed when
-            there is something to undo; ``adjust`` and ``envido_points`` take free values and
-            are listed once each as templates (``delta``/``points`` left ``None``).
+            :class:`~scorer.schema.Offer` entries: concrete actions (as :meth:`apply` takes
+            them) plus ``points`` (tentos the action awards at once, before any cap at the
+            target, or for a call the stake if accepted; ``None`` where it pays nothing or
+            it is not known yet) and ``points_side`` (who gets them). Corrections are
+            offered as -1 and +1 per side where legal (any ``delta`` may be posted);
+            ``undo`` is listed when there is something to undo. While an Envido or Flor
+            waits for its winner, one :class:`~scorer.schema.DeclarePoints` entry
+            (``{"type": "declare_points", "what", "min", "max"}``) says both sides'
+            points may be typed (an ``envido_points`` action).
         """
-        legal = []
+        legal: list[LegalAction] = []
         for candidate in self._candidates():
             core = self._core.copy()
             try:
@@ -277,14 +269,23 @@ class Match:
                 points = delta[points_side]
             else:
                 points, points_side = None, None
-            legal.append({**candidate, "points": points, "points_side": points_side})
-        if self._core.winner is None:
-            if self._core.hand.awaiting in ("envido_winner", "flor_winner"):
-                legal.append({"type": "envido_points", "points": None, "points_side": None})
-            legal.extend({"type": "adjust", "side": side, "delta": None, "points": None, "points_side": None} for side in SIDES)
+            legal.append({**candidate, "points": points, "points_side": points_side})  # type: ignore[typeddict-item]
+        declare = self._declare_points()
+        if declare:
+            legal.insert(len([a for a in legal if a["type"] != "adjust"]), declare)
         if self._history:
             legal.append({"type": "undo", "points": None, "points_side": None})
         return legal
+
+    def _declare_points(self) -> LegalAction | None:
+        """The typed-points form while an Envido or Flor waits for its winner, else None."""
+        awaiting = self._core.hand.awaiting
+        if self._core.winner is not None or awaiting not in ("envido_winner", "flor_winner"):
+            return None
+        what = "flor" if awaiting == "flor_winner" else "envido"
+        rules = self.variant.flor if what == "flor" else self.variant.envido
+        assert rules is not None
+        return {"type": "declare_points", "what": what, "min": min(rules.points_range), "max": max(rules.points_range)}
 
     def state(
         self,
@@ -459,6 +460,7 @@ class Match:
             out.append({"type": "mazo", "side": side})
         out += [{"type": "trick", "winner": winner} for winner in (0, 1, None)]
         out += [{"type": "hand_winner", "side": side} for side in (0, 1, None)]
+        out += [{"type": "adjust", "side": side, "delta": delta} for side in SIDES for delta in (-1, 1)]
         return out
 
     def _apply(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
@@ -572,10 +574,7 @@ class Match:
 
     def _allowed_now(self) -> list[dict[str, Any]]:
         """The legal actions, without their points (for error messages)."""
-        return [
-            {key: value for key, value in action.items() if key not in ("points", "points_side")}
-            for action in self.legal_actions()
-        ]
+        return [bare_action(action) for action in self.legal_actions()]
 
     # calls ----------------------------------------------------------------
 
@@ -993,83 +992,6 @@ def _use_table_words(error: RuleError) -> None:
             error.params[key] = CALL_NAMES.get(error.params[key], error.params[key])
     if isinstance(error.params.get("special"), str):
         error.params["special"] = SPECIAL_WORDS.get(error.params["special"], error.params["special"])
-
-
-# ------------------------------------------------------------------ validation
-
-
-def _check_side(value: Any, name: str, *, allow_none: bool = False) -> None:
-    if value is None and allow_none:
-        return
-    if type(value) is not int or value not in SIDES:
-        raise RuleError(
-            "bad_side",
-            N_("{name} must be 0 or 1."),
-            allowed=[0, 1, None] if allow_none else [0, 1],
-            name=name,
-            value=str(value)[:40],
-        )
-
-
-MAX_DELTA = 1000
-
-
-def normalize_action(action: Any) -> dict[str, Any]:
-    """Check an action's shape and return it with only its own keys.
-
-    Raises:
-        RuleError: ``bad_action`` (not an object, unknown type, unknown call, bad decision),
-        ``bad_side`` (a side that is not 0 or 1), ``bad_points`` or ``bad_delta``.
-    """
-    if not isinstance(action, Mapping):
-        raise RuleError("bad_action", N_("An action must be a JSON object with a type."), allowed=list(ACTION_TYPES))
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in ACTION_TYPES:
-        raise RuleError(
-            "bad_action",
-            N_("Unknown action type {kind}."),
-            allowed=list(ACTION_TYPES),
-            kind=str(kind)[:40],
-        )
-    clean: dict[str, Any] = {"type": kind}
-    if kind in ("call", "quiero", "no_quiero", "no_flor", "envido_winner", "mazo", "special_hand", "adjust"):
-        _check_side(action.get("side"), "side")
-        clean["side"] = action["side"]
-    if kind == "hand_winner":
-        if "side" not in action:
-            raise RuleError("bad_action", N_("The hand's winner needs a side (0, 1, or null for nobody)."), allowed=[0, 1, None])
-        _check_side(action["side"], "side", allow_none=True)
-        clean["side"] = action["side"]
-    if kind == "call":
-        call = action.get("call")
-        if not isinstance(call, str) or call not in CALL_NAMES:
-            raise RuleError("bad_action", N_("Unknown call {call}."), allowed=list(CALL_NAMES), call=str(call)[:40])
-        clean["call"] = call
-    if kind == "trick":
-        if "winner" not in action:
-            raise RuleError("bad_action", N_("A trick needs a winner (0, 1 or null for parda)."), allowed=[0, 1, None])
-        _check_side(action["winner"], "winner", allow_none=True)
-        clean["winner"] = action["winner"]
-    if kind == "special_hand":
-        if action.get("decision") not in ("play", "run"):
-            raise RuleError("bad_action", N_("The decision must be play or run."), allowed=["play", "run"])
-        clean["decision"] = action["decision"]
-    if kind == "envido_points":
-        points = action.get("points")
-        if (
-            not isinstance(points, Sequence)
-            or isinstance(points, str)
-            or len(points) != 2
-            or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
-        ):
-            raise RuleError("bad_points", N_("Envido points must be two whole numbers, one per side."), allowed=[[27, 30]])
-        clean["points"] = [points[0], points[1]]
-    if kind == "adjust":
-        delta = action.get("delta")
-        if not isinstance(delta, int) or isinstance(delta, bool) or abs(delta) > MAX_DELTA:
-            raise RuleError("bad_delta", N_("A correction must be a small whole number of tentos."), allowed=[-1, 1])
-        clean["delta"] = delta
-    return clean
 
 
 # ------------------------------------------------------------------ log text

@@ -92,3 +92,22 @@ def test_schemathesis_against_the_live_server(live, operation):
     run()
     print(f"\nschemathesis: {TRIED['requests']} generated requests so far, {TRIED['refused']} refused with a 4xx,"
           " 0 server errors")
+
+
+def test_the_description_names_the_kinds_calls_and_variants_of_the_schema():
+    """openapi.yaml describes the typed schema of scorer/schema.py and the registry, not a copy
+    that could drift: the same action kinds, calls and decisions, the legal actions' kinds
+    (``declare_points`` instead of a placeholder ``envido_points``), the same variants."""
+    import yaml
+
+    from scorer.schema import ACTION_TYPES, CALLS, DECISIONS
+    from scorer.variants import VARIANTS
+
+    schemas = yaml.safe_load(SPEC.read_text())["components"]["schemas"]
+    action = schemas["Action"]["properties"]
+    assert action["type"]["enum"] == list(ACTION_TYPES)
+    assert action["call"]["enum"] == list(CALLS)
+    assert action["decision"]["enum"] == list(DECISIONS)
+    legal = schemas["LegalAction"]["properties"]["type"]["enum"]
+    assert legal == [t for t in ACTION_TYPES if t != "envido_points"] + ["declare_points"]
+    assert schemas["NewMatch"]["properties"]["variant"]["enum"] == list(VARIANTS)

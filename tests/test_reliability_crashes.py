@@ -35,7 +35,7 @@ def drive(port, match, accepted, progress, rng):
         status, state, _ = c.request("GET", f"/api/matches/{match['id']}")
         assert status == 200
         while True:
-            legal = [a for a in state["legal_actions"] if a["type"] not in ("adjust", "envido_points")]
+            legal = [a for a in state["legal_actions"] if a["type"] not in ("adjust", "declare_points")]
             action = plain_action(rng.choice(legal)) if legal else {"type": "undo"}
             status, body, _ = c.request("POST", path, {"action": action, "version": state["version"]}, headers)
             assert status == 200, body  # one client per match: never stale, never illegal

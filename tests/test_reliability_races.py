@@ -42,7 +42,7 @@ def create(port, variant, **body):
 def pick(state, rng):
     """A random action the engine offers now (an undo once the game is over); Envido is
     settled by naming its winner rather than by typing points."""
-    legal = [a for a in state["legal_actions"] if a["type"] not in ("adjust", "envido_points")]
+    legal = [a for a in state["legal_actions"] if a["type"] not in ("adjust", "declare_points")]
     return plain_action(rng.choice(legal)) if legal else {"type": "undo"}
 
 

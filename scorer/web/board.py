@@ -13,6 +13,7 @@ from typing import Any
 from flask_babel import gettext
 
 from scorer import seats as seating
+from scorer.schema import State, bare_action
 from scorer.series import SeriesStatus
 from scorer.variants import Variant, get_variant
 from scorer.web import labels
@@ -30,32 +31,28 @@ def tally(score: int, target: int, variant: Variant) -> list[dict[str, Any]]:
     return [{"stage": stage, "squares": squares(points)} for stage, points in variant.score_parts(score, target)]
 
 
-def buttons(state: dict[str, Any]) -> dict[str, Any]:
+def buttons(state: State) -> dict[str, Any]:
     """The legal actions as buttons: ``{"sides": [[...], [...]], "shared": [...],
-    "envido_points": bool, "adjust": [[...], [...]]}``.
+    "envido_points": DeclarePoints | None, "adjust": [[...], [...]]}``.
 
-    Each button is ``{"label", "note", "json", "type"}``. ``envido_points`` says the
-    engine accepts declared Envido points now (a small form, not a button); manual
-    corrections (``adjust``) are kept apart, shown in a folded section.
+    Each button is ``{"label", "note", "json", "type"}``. ``envido_points`` is the engine's
+    ``declare_points`` entry while it accepts declared Envido points (a small form, not a
+    button); manual corrections (``adjust``, -1 and +1 where legal) are kept apart, shown
+    in a folded section.
     """
     names = state["names"]
     variant = state["variant"]
-    out: dict[str, Any] = {"sides": [[], []], "shared": [], "envido_points": False, "adjust": [[], []], "undo": None}
+    out: dict[str, Any] = {"sides": [[], []], "shared": [], "envido_points": None, "adjust": [[], []], "undo": None}
     for action in state.get("legal_actions", []):
         kind = action.get("type")
-        if kind == "envido_points":
-            out["envido_points"] = True
+        if kind == "declare_points":
+            out["envido_points"] = action
             continue
         if kind == "adjust":
-            # The engine lists a template with a free delta: offer -1 and +1.
-            side = action.get("side")
-            if side in (0, 1):
-                for delta in (-1, 1):
-                    fixed = {"type": "adjust", "side": side, "delta": delta}
-                    out["adjust"][side].append(
-                        {"label": f"{delta:+d}", "note": "", "json": labels.action_json(fixed), "type": kind,
-                         "id": button_id(fixed)}
-                    )
+            out["adjust"][action["side"]].append(
+                {"label": f"{action['delta']:+d}", "note": "", "json": labels.action_json(action), "type": kind,
+                 "id": button_id(action)}
+            )
             continue
         button = {
             "label": labels.action_label(variant, action, names, state),
@@ -78,7 +75,7 @@ def buttons(state: dict[str, Any]) -> dict[str, Any]:
 def button_id(action: dict[str, Any]) -> str:
     """A stable element id for an action's button (``act-call-0-truco``), so htmx keeps
     the keyboard focus on it across a swap while it is still legal."""
-    parts = [str(v) for _k, v in sorted(labels.bare_action(action).items())]
+    parts = [str(v) for _k, v in sorted(bare_action(action).items())]
     return "act-" + re.sub(r"[^A-Za-z0-9_-]+", "_", "-".join(parts))
 
 

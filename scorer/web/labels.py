@@ -12,6 +12,8 @@ from typing import Any
 
 from flask_babel import gettext, lazy_gettext
 
+from scorer.schema import Offer, State, bare_action
+from scorer.variants import FLOR_CALLS
 from scorer.web.i18n import locale_code
 
 #: Which table's words each variant uses.
@@ -55,7 +57,6 @@ WORDS = {
 }
 #: Answers to a pending Flor (or Contraflor), by family: "Quiero" and "No quiero" alone
 #: read like answers to the Truco, and "No quiero" would look like "No tengo flor".
-FLOR_CALLS = ("flor", "contraflor", "contraflor_al_resto")
 FLOR_ANSWERS = {
     "rio": {"quiero": "Con flor quiero", "no_quiero": "Con flor me achico"},
     "br": {"quiero": "Com flor quero", "no_quiero": "Fugir"},
@@ -91,10 +92,6 @@ CHOICE_LABELS = {
     "malas_wins_game": lazy_gettext("the game, when the leader is in the malas"),
 }
 
-#: Keys the engine adds to a legal action that are not part of the action itself.
-EXTRA_KEYS = ("points", "points_side")
-
-
 def choice_label(value: Any) -> str:
     """How an option value is shown in the new-match form."""
     if isinstance(value, bool) or value in CHOICE_LABELS:
@@ -117,7 +114,7 @@ def call_name(variant: str, call: str) -> str:
     return exclaim(CALLS.get(call, call.replace("_", " ").title()))
 
 
-def action_label(variant: str, action: dict[str, Any], names: list[str] | tuple[str, str], state: dict[str, Any]) -> str:
+def action_label(variant: str, action: Offer, names: list[str] | tuple[str, str], state: State) -> str:
     """The words on the button for ``action`` (one of the engine's legal actions).
 
     An answer to a pending Flor says so ("Con flor quiero", "Con flor me achico"), and
@@ -159,7 +156,7 @@ def action_label(variant: str, action: dict[str, Any], names: list[str] | tuple[
     return str(kind)
 
 
-def action_side(action: dict[str, Any]) -> int | None:
+def action_side(action: Offer) -> int | None:
     """Which side's column a button goes in (None: the shared row)."""
     if action.get("type") == "trick":
         return action.get("winner")
@@ -167,7 +164,7 @@ def action_side(action: dict[str, Any]) -> int | None:
     return side if side in (0, 1) else None
 
 
-def points_note(action: dict[str, Any], names: list[str] | tuple[str, str]) -> str:
+def points_note(action: Offer, names: list[str] | tuple[str, str]) -> str:
     """The points on a button, from the engine: "+3 Nós", or "worth 6" for a call."""
     points, side = action.get("points"), action.get("points_side")
     if points is None:
@@ -179,11 +176,6 @@ def points_note(action: dict[str, Any], names: list[str] | tuple[str, str]) -> s
     return f"+{points}"
 
 
-def bare_action(action: dict[str, Any]) -> dict[str, Any]:
-    """The action dict without the engine's extra keys (what a button posts)."""
-    return {k: v for k, v in action.items() if k not in EXTRA_KEYS}
-
-
-def action_json(action: dict[str, Any]) -> str:
+def action_json(action: Offer) -> str:
     """The action as compact JSON for a hidden form field."""
     return json.dumps(bare_action(action), separators=(",", ":"), sort_keys=True)

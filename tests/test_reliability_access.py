@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from scorer.web import create_app, matches
+from scorer.web import common, create_app
 
 SCRIPT = "<script>x()</script>"
 IMG = "<img src=x onerror=y()>"
@@ -51,7 +51,7 @@ def test_keys_are_compared_in_constant_time(client, match, monkeypatch):
         calls.append((a, b))
         return compare(a, b)
 
-    monkeypatch.setattr(matches.hmac, "compare_digest", spy)
+    monkeypatch.setattr(common.hmac, "compare_digest", spy)
     client.post(f"/api/matches/{match['id']}/actions", json={"action": {"type": "undo"}, "version": 0},
                 headers={"X-Edit-Key": "wrong"})
     client.get(f"/m/{match['id']}/{match['edit_key']}")

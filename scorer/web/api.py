@@ -10,38 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, abort, jsonify, request
 from flask_babel import gettext
 
-from scorer import store
 from scorer.errors import TrucoError
 from scorer.variants import VARIANTS
-from scorer.web import forms, tools
+from scorer.web import forms, tool_args
+from scorer.web.common import check_key, created_json, error_json, get_match_or_404, json_body, service
 from scorer.web.db import get_db
 from scorer.web.engine import DUPLICATE, STALE
-from scorer.web.i18n import translate, translator
-from scorer.web.matches import check_key, get_match_or_404, public_base, service
+from scorer.web.i18n import translator
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-
-def error_json(e: TrucoError, status: int = 422, names: Any = None):
-    """``{"error": {"code", "message", "allowed"}}`` with ``status`` (``names``: the sides' names)."""
-    return jsonify(error=e.to_json(translate, names)), status
-
-
-def json_body() -> dict[str, Any]:
-    """The request's JSON object.
-
-    :raise 422: the body is not a JSON object.
-    """
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:  # nested too deep for the parser: not a JSON object we can read
-        data = None
-    if not isinstance(data, dict):
-        abort(422, gettext("The body must be a JSON object."))
-    return data
 
 
 @bp.post("/matches")
@@ -55,23 +35,10 @@ def create_match():
     names = forms.clean_names(data.get("names"))
     variant, mano = data.get("variant"), data.get("mano", 0)
     try:
-        m = service().check_settings(variant, options, mano)
+        row = service().create(get_db(), variant=variant, options=options, names=names, mano=mano)
     except TrucoError as e:
         return error_json(e)
-    row = store.create_match(get_db(), variant=variant, options=m.options, names=names, mano=mano)
     return created_json(row)
-
-
-def created_json(row: store.MatchRow):
-    """201 ``{"id", "edit_key", "edit_url", "watch_url", "state"}`` for a match just stored."""
-    base = public_base()
-    return jsonify(
-        id=row.id,
-        edit_key=row.edit_key,
-        edit_url=base + url_for("matches.scoreboard", match_id=row.id, key=row.edit_key),
-        watch_url=base + url_for("matches.watch", match_id=row.id),
-        state=service().state(get_db(), row, translator()),
-    ), 201
 
 
 @bp.get("/matches/<match_id>")
@@ -95,7 +62,7 @@ def post_action(match_id: str):
     if not isinstance(version, int) or isinstance(version, bool):
         abort(422, gettext("The body needs the version number the action was made on."))
     try:
-        outcome, state = service().act(get_db(), row.id, action, version, translator())
+        outcome, state = service().act(get_db(), row, action, version, translator())
     except TrucoError as e:
         return error_json(e, names=row.names)
     if outcome == STALE:
@@ -131,7 +98,7 @@ def variants():
 def envido():
     """Envido (and Flor) points of ``cards``, with ``flor`` and ``muestra``: as ``truco envido --json``."""
     try:
-        return jsonify(tools.envido_result(request.args))
+        return jsonify(tool_args.envido_result(request.args))
     except TrucoError as e:
         return error_json(e)
 
@@ -140,6 +107,6 @@ def envido():
 def manilha():
     """Manilhas and card order for ``vira`` (``deck``, ``variant``): as ``truco manilha --json``."""
     try:
-        return jsonify(tools.manilha_result(request.args))
+        return jsonify(tool_args.manilha_result(request.args))
     except TrucoError as e:
         return error_json(e)

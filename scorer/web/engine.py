@@ -1,4 +1,10 @@
-"""The web layer's bridge to the rules engine: replayed matches cached in memory.
+"""The application service for stored matches, with its cache of replayed matches.
+
+:class:`MatchService` is what every view calls for a match: create, state, act (an undo
+is an action), rename, Revanche, export and import, the series. It imports neither
+Flask nor any view; it takes the request's database connection and calls the store
+(:mod:`scorer.store`) and the engine (:mod:`scorer.match`). The calculators' service is
+:mod:`scorer.calculators`.
 
 A match's state is a fold over its stored actions. Replaying a long match on every
 request would make an action's cost grow with the match, so :class:`MatchService`
@@ -6,6 +12,8 @@ keeps the last few :class:`~scorer.match.Match` objects, each at the version it 
 built to; on a request it applies only the actions stored since then (normally none,
 or the one another phone just added). One lock serialises use of the cached objects,
 since the engine's objects are mutable and waitress serves from several threads.
+
+(The module keeps its old name, ``engine``, until the folder layout of issue 10 moves it.)
 """
 
 from __future__ import annotations
@@ -14,14 +22,36 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from scorer import store
+from scorer import series, store
 from scorer.errors import N_, RuleError
-from scorer.match import Match, normalize_action
+from scorer.match import Match
+from scorer.schema import State, normalize_action
 
 #: Outcomes of :meth:`MatchService.act`.
 APPLIED, DUPLICATE, STALE = "applied", "duplicate", "stale"
+#: The ``format`` field of an export; bump the number if the shape ever changes.
+EXPORT_FORMAT = "truco-scorer-match/1"
+
+
+class ActResult(tuple):
+    """What :meth:`MatchService.act` answers: the pair ``(outcome, state)`` (``state`` None
+    with ``with_state=False``), plus ``row``, the match as stored after it."""
+
+    def __new__(cls, outcome: str, state: State | None, row: store.MatchRow) -> ActResult:
+        result = super().__new__(cls, (outcome, state))
+        result.row = row
+        return result
+
+    @property
+    def outcome(self) -> str:
+        return self[0]
+
+    @property
+    def state(self) -> State | None:
+        return self[1]
 
 
 class MatchService:
@@ -36,14 +66,12 @@ class MatchService:
     def _match(self, db: sqlite3.Connection, row: store.MatchRow) -> Match:
         """The Match for ``row`` at ``row.version`` (lock held by the caller)."""
         m = self._cache.get(row.id)
-        if m is not None and m.version <= row.version:
+        if m is not None and m.version < row.version:
             try:
                 for action in store.get_actions(db, row.id, since=m.version):
                     m.apply(action)
             except RuleError:
                 m = None
-        else:
-            m = None
         if m is None or m.version != row.version:
             m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, row.id))
         self._cache[row.id] = m
@@ -55,7 +83,7 @@ class MatchService:
     @staticmethod
     def _state(
         m: Match, row: store.MatchRow, translate: Callable[[str], str] | None, log_limit: int | None = None
-    ) -> dict[str, Any]:
+    ) -> State:
         state = m.state(names=tuple(row.names), translate=translate, log_limit=log_limit)
         state["id"] = row.id
         state["version"] = m.version
@@ -76,23 +104,26 @@ class MatchService:
     def act(
         self,
         db: sqlite3.Connection,
-        match_id: str,
+        match: str | store.MatchRow,
         action: dict[str, Any],
         version: int,
         translate: Callable[[str], str] | None = None,
         *,
         log_limit: int | None = None,
         with_state: bool = True,
-    ) -> tuple[str, dict[str, Any] | None]:
+    ) -> ActResult:
         """Validate ``action`` made on ``version``, store it, and return the new state.
 
-        Returns ``(outcome, state)``: ``APPLIED`` (stored, committed), ``DUPLICATE``
-        (the same action was just stored on that same version: a double tap; nothing
-        stored) or ``STALE`` (the match moved on; nothing stored). ``state`` is the
+        ``match`` is the stored match as the request read it (or its id): it is read again
+        only when this process has already replayed a newer version, or a write lost a race.
+
+        Returns an :class:`ActResult` ``(outcome, state)``: ``APPLIED`` (stored, committed),
+        ``DUPLICATE`` (the same action was just stored on that same version: a double tap;
+        nothing stored) or ``STALE`` (the match moved on; nothing stored). ``state`` is the
         current one in every case (its log cut to the newest ``log_limit`` entries), or
         None with ``with_state=False`` (a caller that renders the state itself: the
         state is then not built at all, so an action costs the same at action 10 and at
-        action 1,000).
+        action 1,000). Its ``row`` is the match as stored now.
 
         :raise RuleError: the engine refuses the action, the match already holds
             ``max_actions`` actions (``too_many_actions``), or it is an Undo on a
@@ -100,44 +131,63 @@ class MatchService:
             there); nothing stored.
         :raise LookupError: the match does not exist.
         """
-        def answer(outcome: str, m: Match, row: store.MatchRow) -> tuple[str, dict[str, Any] | None]:
-            return outcome, self._state(m, row, translate, log_limit) if with_state else None
+        def answer(outcome: str, m: Match, row: store.MatchRow) -> ActResult:
+            return ActResult(outcome, self._state(m, row, translate, log_limit) if with_state else None, row)
 
         with self._lock:
-            row = store.get_match(db, match_id)
-            if row is None:
-                raise LookupError(match_id)
+            row = self._current(db, match)
             m = self._match(db, row)
             action = normalize_action(action)  # raises RuleError on a malformed action
             undo = action["type"] == "undo"
             if undo:
                 check_undo(row)
             if version != row.version:
-                outcome = STALE
-                if version == row.version - 1 and store.get_action(db, row.id, version) == action:
-                    outcome = DUPLICATE
-                return answer(outcome, m, row)
-            if row.version >= self.max_actions:
-                raise RuleError(
-                    "too_many_actions",
-                    N_("This match already has {limit} actions, the most one match can hold: start a new one."),
-                    limit=self.max_actions,
-                )
+                return answer(self._stale_or_duplicate(db, row, action, version), m, row)
+            self._check_room(row)
             m.apply(action)  # raises RuleError, m unchanged
             # An Undo is stored only while no Revanche exists (checked again in the write:
             # another phone may start the Revanche right now).
-            stored = store.append_action(
-                db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo
+            if store.append_action(db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo):
+                return answer(APPLIED, m, replace(row, version=m.version, score=m.score, winner=m.winner))
+            # Another process got there first: forget our copy and report.
+            self._cache.pop(row.id, None)
+            row = self._current(db, row.id)
+            m = self._match(db, row)
+            if undo:
+                check_undo(row)
+            return answer(STALE, m, row)
+
+    def _current(self, db: sqlite3.Connection, match: str | store.MatchRow) -> store.MatchRow:
+        """``match`` as stored: the row given, unless it is an id or older than the
+        version this process has already replayed (lock held by the caller).
+
+        :raise LookupError: the match does not exist.
+        """
+        if isinstance(match, store.MatchRow):
+            cached = self._cache.get(match.id)
+            if cached is None or cached.version <= match.version:
+                return match
+            match = match.id
+        row = store.get_match(db, match)
+        if row is None:
+            raise LookupError(match)
+        return row
+
+    @staticmethod
+    def _stale_or_duplicate(db: sqlite3.Connection, row: store.MatchRow, action: dict[str, Any], version: int) -> str:
+        """``DUPLICATE`` when ``action`` is the one just stored on ``version``, else ``STALE``."""
+        if version == row.version - 1 and store.get_action(db, row.id, version) == action:
+            return DUPLICATE
+        return STALE
+
+    def _check_room(self, row: store.MatchRow) -> None:
+        """:raise RuleError: ``too_many_actions`` once the match holds ``max_actions``."""
+        if row.version >= self.max_actions:
+            raise RuleError(
+                "too_many_actions",
+                N_("This match already has {limit} actions, the most one match can hold: start a new one."),
+                limit=self.max_actions,
             )
-            if not stored:
-                # Another process got there first: forget our copy and report.
-                self._cache.pop(row.id, None)
-                row = store.get_match(db, match_id)
-                m = self._match(db, row)
-                if undo:
-                    check_undo(row)
-                return answer(STALE, m, row)
-            return answer(APPLIED, m, row)
 
     @staticmethod
     def check_settings(variant: str, options: dict[str, Any], mano: int) -> Match:
@@ -146,6 +196,94 @@ class MatchService:
         :raise RuleError: unknown variant, bad option or bad mano.
         """
         return Match(variant, options=options, mano=mano)
+
+    # ------------------------------------------------- the other operations on a match
+
+    @staticmethod
+    def get(db: sqlite3.Connection, match_id: str) -> store.MatchRow | None:
+        """The stored match ``match_id``, or None."""
+        return store.get_match(db, match_id)
+
+    @staticmethod
+    def recent(db: sqlite3.Connection, match_ids: list[str]) -> list[store.MatchRow]:
+        """The stored matches among ``match_ids`` (a phone's recent matches)."""
+        return store.get_matches(db, match_ids)
+
+    def create(
+        self, db: sqlite3.Connection, *, variant: str, options: dict[str, Any], names: list[str], mano: int,
+        best_of: int = 1, players: list[list[str]] | None = None,
+    ) -> store.MatchRow:
+        """Store a new match (options filled in with the variant's defaults).
+
+        :raise RuleError: unknown variant, bad option or bad mano; nothing stored.
+        """
+        m = self.check_settings(variant, options, mano)
+        return store.create_match(db, variant=variant, options=m.options, names=names, mano=mano,
+                                  best_of=best_of, players=players)
+
+    def last_action(self, db: sqlite3.Connection, row: store.MatchRow) -> dict[str, Any] | None:
+        """The newest stored action (an undo included), or None for a new match."""
+        with self._lock:
+            actions = self._match(db, row).actions
+            return actions[-1] if actions else None
+
+    @staticmethod
+    def series(db: sqlite3.Connection, row: store.MatchRow) -> series.SeriesStatus | None:
+        """Where the match's Revanche series stands; None for a lone game (best of 1, no
+        Revanche played yet)."""
+        if row.best_of == 1 and row.series == row.id:
+            return None
+        games = store.series_games(db, row.series)
+        return series.series_status(store.series_tally(db, row.series), row.best_of, games)
+
+    def rematch(self, db: sqlite3.Connection, row: store.MatchRow) -> store.MatchRow:
+        """Start the Revanche of a finished match once (same settings, series kept; a new
+        series of the same length once this one is decided), or the one already started.
+
+        :raise RuleError: the game is not over.
+        """
+        status = self.series(db, row)
+        return store.create_rematch(db, row.id, new_series=bool(status and status.decided))
+
+    @staticmethod
+    def rename(db: sqlite3.Connection, row: store.MatchRow, names: list[str]) -> store.MatchRow:
+        """Rename the two sides; the renamed match."""
+        return store.rename_match(db, row.id, names)
+
+    @staticmethod
+    def export(db: sqlite3.Connection, row: store.MatchRow) -> dict[str, Any]:
+        """The export of a stored match (``format``, ``variant``, ``options``, ``mano``,
+        ``names``, ``best_of`` (the Revanche series' length), ``players`` (None, or each
+        side's players in their order of play), ``actions``, plus ``score`` and ``winner``
+        for people reading the file); never the edit key."""
+        return {
+            "format": EXPORT_FORMAT,
+            "variant": row.variant,
+            "options": row.options,
+            "mano": row.mano,
+            "names": list(row.names),
+            "best_of": row.best_of,
+            "players": [list(side) for side in row.players] if row.players else None,
+            "actions": store.get_actions(db, row.id),
+            "score": list(row.score),
+            "winner": row.winner,
+        }
+
+    def import_match(
+        self, db: sqlite3.Connection, *, variant: str, options: dict[str, Any], names: list[str], mano: int,
+        actions: list[Any], best_of: int = 1, players: list[list[str]] | None = None,
+    ) -> store.MatchRow:
+        """Store a new match rebuilt from an export's settings and actions (same state, its
+        own id and key).
+
+        :raise RuleError: bad settings, or an action the rules refuse (``index`` in its
+            params says which); nothing stored.
+        """
+        self.check_settings(variant, options, mano)
+        m = Match.replay(variant, options, mano, actions)
+        return store.import_match(db, variant=variant, options=m.options, names=names, mano=mano,
+                                  actions=m.actions, score=list(m.score), winner=m.winner,
+                                  best_of=best_of, players=players)
 
 
 def check_undo(row: store.MatchRow) -> None:

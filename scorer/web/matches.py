@@ -7,13 +7,11 @@ swap the ``#scoreboard`` fragment in place. Views read the request, call the eng
 
 from __future__ import annotations
 
-import hmac
 import time
 from typing import Any
 
 from flask import (
     Blueprint,
-    abort,
     current_app,
     make_response,
     redirect,
@@ -23,62 +21,18 @@ from flask import (
 )
 from flask_babel import gettext
 
-from scorer import series, store
+from scorer import store
 from scorer.errors import RuleError
 from scorer.web import board, forms, qr
+from scorer.web.common import check_key, get_match_or_404, is_htmx, public_base, service
 from scorer.web.db import get_db
-from scorer.web.engine import APPLIED, DUPLICATE, STALE, MatchService, check_undo
+from scorer.web.engine import APPLIED, DUPLICATE, STALE, check_undo
 from scorer.web.i18n import default_names, translate, translator
 
 bp = Blueprint("matches", __name__)
 
 #: Log entries shown on a scoreboard (newest first), so a page's cost stays flat.
 LOG_LIMIT = 40
-
-
-def service() -> MatchService:
-    """The app's cache of replayed matches."""
-    return current_app.extensions["truco_matches"]
-
-
-def get_match_or_404(match_id: str) -> store.MatchRow:
-    """The stored match ``match_id``.
-
-    :raise 404: no match has that id.
-    """
-    row = store.get_match(get_db(), match_id)
-    if row is None:
-        abort(404, gettext("There is no match with this address."))
-    return row
-
-
-def check_key(row: store.MatchRow, key: str | None) -> None:
-    """Compare ``key`` with the match's edit key in constant time.
-
-    :raise 403: the key is missing or wrong.
-    """
-    if not key or not hmac.compare_digest(key.encode(), row.edit_key.encode()):
-        abort(403, gettext("This link cannot change the match: the edit key is missing or wrong."))
-
-
-def is_htmx() -> bool:
-    """Whether htmx made this request (it then wants a fragment, not a page)."""
-    return request.headers.get("HX-Request") == "true"
-
-
-def public_base() -> str:
-    """The base URL for links other phones open (``PUBLIC_URL`` or this request's)."""
-    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
-
-
-def series_of(row: store.MatchRow) -> series.SeriesStatus | None:
-    """Where the match's Revanche series stands; None for a lone game (best of 1, no
-    Revanche played yet)."""
-    db = get_db()
-    if row.best_of == 1 and row.series == row.id:
-        return None
-    games = store.series_games(db, row.series)
-    return series.series_status(store.series_tally(db, row.series), row.best_of, games)
 
 
 def rematch_url(row: store.MatchRow, key: str | None) -> str | None:
@@ -88,7 +42,7 @@ def rematch_url(row: store.MatchRow, key: str | None) -> str | None:
         return None
     if key is None:
         return url_for("matches.watch", match_id=row.rematch)
-    new = store.get_match(get_db(), row.rematch)
+    new = service().get(get_db(), row.rematch)
     return url_for("matches.scoreboard", match_id=new.id, key=new.edit_key) if new else None
 
 
@@ -96,12 +50,12 @@ def board_context(row: store.MatchRow, *, key: str | None, message: str | None =
     """Template context of the scoreboard fragment (``key`` None = watch only)."""
     db = get_db()
     state = service().state(db, row, translator(), log_limit=LOG_LIMIT)
-    ctx = board.view(state, store.get_action(db, row.id, row.version - 1) if row.version else None)
+    ctx = board.view(state, service().last_action(db, row))
     ctx.update(
         row=row,
         key=key,
         message=message,
-        series=board.series_view(series_of(row), state["names"]),
+        series=board.series_view(service().series(db, row), state["names"]),
         seats=board.seats_view(row.players, row.mano, state),
         rematch_url=rematch_url(row, key),
         oob=is_htmx(),
@@ -128,7 +82,7 @@ def new():
     settings = forms.last_settings()
     variant = request.args.get("variant") or settings.get("variant") or ""
     ctx = forms.new_match_context(variant, settings)
-    ctx["recent"] = store.get_matches(get_db(), [i for i, _k in forms.recent_matches()])
+    ctx["recent"] = service().recent(get_db(), [i for i, _k in forms.recent_matches()])
     ctx["recent_keys"] = dict(forms.recent_matches())
     return render_template("matches/new.html", **ctx)
 
@@ -148,20 +102,11 @@ def create():
     """
     settings = forms.settings_from_form(request.form)
     try:
-        m = service().check_settings(settings["variant"], settings["options"], settings["mano"])
+        row = service().create(get_db(), **settings)
     except RuleError as e:
         ctx = forms.new_match_context(settings["variant"], settings)
         ctx.update(error=e.render(translate), recent=[], recent_keys={})
         return render_template("matches/new.html", **ctx), 422
-    row = store.create_match(
-        get_db(),
-        variant=settings["variant"],
-        options=m.options,
-        names=settings["names"],
-        mano=settings["mano"],
-        best_of=settings["best_of"],
-        players=settings["players"],
-    )
     response = redirect(url_for("matches.scoreboard", match_id=row.id, key=row.edit_key), 303)
     forms.remember(response, settings, row)
     return response
@@ -210,11 +155,11 @@ def act(match_id: str, key: str):
         return undo_page(row, key, version)
     try:
         # The view renders the board itself (once, log cut to LOG_LIMIT): no state here.
-        outcome, _state = service().act(get_db(), row.id, action, version, translate, with_state=False)
+        result = service().act(get_db(), row, action, version, translate, with_state=False)
     except RuleError as e:
-        row = store.get_match(get_db(), row.id)  # as it is now (a Revanche may have just started)
+        row = service().get(get_db(), row.id)  # as it is now (a Revanche may have just started)
         return render_board(row, key=key, message=e.render(translate, row.names), status=422)
-    row = store.get_match(get_db(), row.id)
+    outcome, row = result.outcome, result.row
     if outcome == STALE:
         message = gettext("Another phone recorded something first. This is the scoreboard now: check and tap again.")
         return render_board(row, key=key, message=message, status=409)
@@ -252,11 +197,10 @@ def revanche(match_id: str, key: str):
     """
     row = get_match_or_404(match_id)
     check_key(row, key)
-    status = series_of(row)
     try:
-        new_row = store.create_rematch(get_db(), row.id, new_series=bool(status and status.decided))
+        new_row = service().rematch(get_db(), row)
     except RuleError as e:
-        row = store.get_match(get_db(), row.id)
+        row = service().get(get_db(), row.id)
         return render_board(row, key=key, message=e.render(translate, row.names), status=409)
     response = redirect(url_for("matches.scoreboard", match_id=new_row.id, key=new_row.edit_key), 303)
     forms.remember(response, None, new_row)

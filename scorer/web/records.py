@@ -16,40 +16,17 @@ import json
 from flask import Blueprint, abort, current_app, jsonify, make_response, request
 from flask_babel import gettext
 
-from scorer import store
 from scorer.errors import TrucoError
-from scorer.match import Match, normalize_action
 from scorer.web import forms
-from scorer.web.api import created_json, error_json, json_body
+from scorer.web.common import check_key, created_json, error_json, get_match_or_404, json_body, service
 from scorer.web.db import get_db
+from scorer.web.engine import EXPORT_FORMAT as FORMAT
 from scorer.web.i18n import translate
-from scorer.web.matches import check_key, get_match_or_404, service
 
 bp = Blueprint("records", __name__, url_prefix="/api")
 
-#: The ``format`` field of an export; bump the number if the shape ever changes.
-FORMAT = "truco-scorer-match/1"
 #: Characters that make a spreadsheet read a cell as a formula (CSV injection).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def export_data(row: store.MatchRow) -> dict:
-    """The export of a stored match (``format``, ``variant``, ``options``, ``mano``, ``names``,
-    ``best_of`` (the Revanche series' length), ``players`` (None, or each side's players
-    in their order of play), ``actions``, plus ``score`` and ``winner`` for people
-    reading the file)."""
-    return {
-        "format": FORMAT,
-        "variant": row.variant,
-        "options": row.options,
-        "mano": row.mano,
-        "names": list(row.names),
-        "best_of": row.best_of,
-        "players": [list(side) for side in row.players] if row.players else None,
-        "actions": store.get_actions(get_db(), row.id),
-        "score": list(row.score),
-        "winner": row.winner,
-    }
 
 
 @bp.get("/matches/<match_id>/export")
@@ -59,7 +36,7 @@ def export(match_id: str):
     :raise 404: unknown match.
     """
     row = get_match_or_404(match_id)
-    response = jsonify(export_data(row))
+    response = jsonify(service().export(get_db(), row))
     response.headers["Content-Disposition"] = f'attachment; filename="truco-{row.id}.json"'
     return response
 
@@ -84,14 +61,10 @@ def restore():
     names, mano = forms.clean_names(data.get("names")), data.get("mano", 0)
     best_of, players = forms.clean_best_of(data.get("best_of")), forms.clean_players(data.get("players"), names)
     try:
-        service().check_settings(data.get("variant"), options, mano)
-        m = Match.replay(data["variant"], options, mano, [normalize_action(a) for a in actions])
+        row = service().import_match(get_db(), variant=data.get("variant"), options=options, names=names, mano=mano,
+                                     actions=actions, best_of=best_of, players=players)
     except TrucoError as e:
         return error_json(e)
-    state = m.state()
-    row = store.import_match(get_db(), variant=data["variant"], options=m.options, names=names, mano=mano,
-                             actions=m.actions, score=state["score"], winner=state["winner"],
-                             best_of=best_of, players=players)
     return created_json(row)
 
 
@@ -120,7 +93,7 @@ def log_csv(match_id: str):
     writer.writerow(["n", "hand", "log", f"won: {a}", f"won: {b}", a, b, "action"])
     for entry in state["log"]:
         writer.writerow([entry["index"] + 1, entry["hand"], _cell(entry["text"]), *entry["delta"], *entry["score"],
-                         _cell(compact_json(normalize_action(entry["action"])))])
+                         _cell(compact_json(entry["action"]))])
     response = make_response(out.getvalue())
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="truco-{row.id}.csv"'
@@ -138,5 +111,5 @@ def rename(match_id: str):
     data = json_body()
     if "names" not in data:
         abort(422, gettext("Names must be two texts."))
-    row = store.rename_match(get_db(), row.id, forms.clean_names(data["names"]))
+    row = service().rename(get_db(), row, forms.clean_names(data["names"]))
     return jsonify(service().state(get_db(), row, translate))

@@ -89,7 +89,7 @@ def manilha_json(
     :param vira: the vira typed as a rank (``"7"``, ``"K"``) or a card (``"7 de ouros"``);
         ``None`` for Mineiro.
     :param deck: ``"sujo"`` (40 cards) or ``"limpo"`` (24 cards, Paulista only).
-    :param variant: a variant with manilhas (default: the first, ``"paulista"``).
+    :param variant: the id of a variant with manilhas (default: the first, Paulista).
     :return: ``{"variant", "deck", "vira", "vira_rank", "manilhas", "manilha_names", "order",
         "names", "lang"}``: ``manilhas`` are codes strongest first, ``manilha_names`` the matching
         ``zap``/``copas``/``espadilha``/``pica-fumo``; ``order`` is the whole deck strongest

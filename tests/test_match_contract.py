@@ -2,8 +2,6 @@
 the CLI, and the purity of the core."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
@@ -171,13 +169,6 @@ def test_cli_replay_bad_option_exits_2():
     result = CliRunner().invoke(cli, ["replay", "--variant", "truco-15", "--option", "flor=true"], input="")
     assert result.exit_code == 2
     assert json.loads(result.output)["error"]["code"] == "bad_option"
-
-
-@pytest.mark.parametrize("module", ["scorer.match", "scorer.variants", "scorer.errors"])
-def test_engine_imports_neither_flask_nor_sqlite3(module):
-    code = f"import sys, {module}; print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'sqlite3', '_sqlite3')))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
 
 
 def test_state_log_limit_keeps_the_newest_entries():

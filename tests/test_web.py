@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -348,6 +349,13 @@ def test_assets_are_found():
     assert Path(asset_dir("templates")).name == "templates"
 
 
-def test_init_db_command(app):
-    result = app.test_cli_runner().invoke(args=["init-db"])
-    assert "Initialized" in result.output
+def test_building_the_app_creates_the_tables(tmp_path):
+    """No ``flask init-db`` (issue 10: it was redundant): building the app creates them."""
+    path = tmp_path / "fresh.sqlite3"
+    create_app({"TESTING": True, "DATABASE": path})
+    conn = sqlite3.connect(path)
+    try:
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    finally:
+        conn.close()
+    assert {"match", "action"} <= tables

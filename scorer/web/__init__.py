@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -141,13 +142,52 @@ def init_static_versions(app: Flask) -> None:
         return response
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def default_config(app: Flask) -> dict[str, Any]:
+    """The settings an app starts from (see :func:`create_app`)."""
+    return {
+        "DATABASE": os.path.join(app.instance_path, "truco.sqlite3"),
+        "PUBLIC_URL": None,
+        "MATCH_CACHE_SIZE": 1024,
+        "LANGUAGES": i18n.LANGUAGES,
+        "BABEL_DEFAULT_LOCALE": "pt_BR",
+        "BABEL_TRANSLATION_DIRECTORIES": str(PACKAGE_DIR / "translations"),
+        "MAX_CONTENT_LENGTH": 64 * 1024,
+        "MAX_ACTIONS": 5000,
+        "GHOST_TAP_SECONDS": 0.35,
+    }
+
+
+def register_views(app: Flask) -> None:
+    """The blueprints, the error pages and the templates' globals."""
+    from scorer.web import api, errors, labels, lang, matches, records, shell, tools
+
+    errors.init_app(app)
+    app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, STAGE_NAMES=labels.STAGE_NAMES)
+    for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp):
+        app.register_blueprint(blueprint)
+
+
+def init_security_headers(app: Flask) -> None:
+    """Every response gets the CSP, ``nosniff`` and ``Referrer-Policy: no-referrer``; every
+    response but a static file ``Cache-Control: no-store``."""
+
+    @app.after_request
+    def security_headers(response):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        if request.endpoint != "static":
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app.
 
-    ``test_config`` (a mapping) overrides the defaults, e.g. ``{"TESTING": True,
-    "DATABASE": tmp_path / "t.sqlite3"}``. Settings: ``DATABASE`` (SQLite file path;
-    default ``instance/truco.sqlite3``), ``PUBLIC_URL`` (base URL put in share links
-    and QR codes; default: the URL the request came in on), ``MATCH_CACHE_SIZE``
+    ``config`` (a mapping: ``truco serve``'s settings, or a test's) overrides the defaults,
+    e.g. ``{"TESTING": True, "DATABASE": tmp_path / "t.sqlite3"}``. Settings: ``DATABASE``
+    (SQLite file path; default ``instance/truco.sqlite3``), ``PUBLIC_URL`` (base URL put in
+    share links and QR codes; default: the URL the request came in on), ``MATCH_CACHE_SIZE``
     (replayed matches kept in memory), ``MAX_CONTENT_LENGTH`` (bytes of a request body;
     more is a 413), ``MAX_ACTIONS`` (actions one match can hold; a real one has a few
     hundred), ``GHOST_TAP_SECONDS`` (a tap on a board shown less than this long ago is taken
@@ -159,20 +199,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(asset_dir("templates")),
         static_folder=str(asset_dir("static")),
     )
-    app.config.from_mapping(
-        DATABASE=os.path.join(app.instance_path, "truco.sqlite3"),
-        PUBLIC_URL=None,
-        MATCH_CACHE_SIZE=1024,
-        LANGUAGES=i18n.LANGUAGES,
-        BABEL_DEFAULT_LOCALE="pt_BR",
-        BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE_DIR / "translations"),
-        MAX_CONTENT_LENGTH=64 * 1024,
-        MAX_ACTIONS=5000,
-        GHOST_TAP_SECONDS=0.35,
-        JSON_SORT_KEYS=False,
-    )
-    if test_config is not None:
-        app.config.update(test_config)
+    app.config.from_mapping(default_config(app))
+    if config is not None:
+        app.config.update(config)
     app.config["DATABASE"] = str(app.config["DATABASE"])
 
     db.init_app(app)
@@ -180,25 +209,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     init_compression(app)
     init_static_versions(app)
     app.extensions["truco_matches"] = MatchService(app.config["MATCH_CACHE_SIZE"], app.config["MAX_ACTIONS"])
-
-    from scorer.web import api, errors, labels, lang, matches, records, shell, tools
-
-    errors.init_app(app)
-    app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, STAGE_NAMES=labels.STAGE_NAMES)
-    app.register_blueprint(matches.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(records.bp)
-    app.register_blueprint(tools.bp)
-    app.register_blueprint(lang.bp)
-    app.register_blueprint(shell.bp)
-
-    @app.after_request
-    def security_headers(response):
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if request.endpoint != "static":
-            response.headers.setdefault("Cache-Control", "no-store")
-        return response
-
+    register_views(app)
+    init_security_headers(app)
     return app

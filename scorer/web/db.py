@@ -8,8 +8,9 @@ rolls back) before it returns, so nothing is left pending between requests: an a
 is on disk before its response, and a read sees what other processes committed. A
 transaction left open by a request that failed half-way is rolled back at teardown.
 
-All SQL lives in :mod:`scorer.store`; this module only wires it into Flask and adds
-the ``flask init-db`` command.
+All SQL lives in :mod:`scorer.store`; this module only wires it into Flask. The tables
+are created (and migrated) when the app is built, so there is no separate ``init-db``
+command.
 """
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 
-import click
 from flask import Flask, current_app, g
-from flask.cli import with_appcontext
 
 from scorer import store
 
@@ -79,16 +78,7 @@ def init_db(app: Flask) -> None:
         conn.close()
 
 
-@click.command("init-db")
-@with_appcontext
-def init_db_command() -> None:
-    """Create the tables of the configured database (existing matches are kept)."""
-    init_db(current_app)
-    click.echo("Initialized the database.")
-
-
 def init_app(app: Flask) -> None:
-    """Register teardown and the CLI command, and make sure the tables exist."""
+    """Register teardown and make sure the tables exist (created or migrated)."""
     app.teardown_appcontext(close_db)
-    app.cli.add_command(init_db_command)
     init_db(app)

@@ -1,0 +1,90 @@
+"""The layers of the code (README, "How the code is laid out"): a pure core that imports
+neither Flask, Werkzeug nor sqlite3; views that call the application service and never
+each other; nothing outside the variant registry that names a variant id."""
+
+from __future__ import annotations
+
+import ast
+import pkgutil
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import scorer
+
+#: Modules that are edges by design: the database (all SQL) and the web app. Every other
+#: module of ``scorer`` (the core, the calculators, the CLI) must stay free of them.
+EDGES = ("scorer.store", "scorer.web")
+PACKAGE = Path(scorer.__file__).resolve().parent
+
+
+def core_modules() -> list[str]:
+    """Every module of the ``scorer`` package that is not an edge, found by walking it."""
+    found = []
+    for info in pkgutil.walk_packages([str(PACKAGE)], "scorer."):
+        if not any(info.name == edge or info.name.startswith(edge + ".") for edge in EDGES):
+            found.append(info.name)
+    return sorted(found)
+
+
+def test_the_walk_finds_the_core():
+    assert {"scorer.match", "scorer.variants", "scorer.errors", "scorer.schema", "scorer.cards",
+            "scorer.card_order", "scorer.card_rules", "scorer.envido_points", "scorer.seats",
+            "scorer.series", "scorer.calculators"} <= set(core_modules())
+
+
+@pytest.mark.parametrize("module", core_modules())
+def test_engine_imports_neither_flask_nor_sqlite3(module):
+    code = (f"import sys, {module}; print(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('flask', 'werkzeug', 'sqlite3', '_sqlite3')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def imports_of(path: Path) -> set[str]:
+    """The ``scorer`` modules a file imports (``from scorer.web import x`` counts as
+    ``scorer.web.x`` when ``x`` is a module)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in names if name.startswith("scorer")}
+
+
+VIEWS = sorted(p for p in (PACKAGE / "web").glob("*.py") if "Blueprint(" in p.read_text())
+
+
+@pytest.mark.parametrize("view", VIEWS, ids=lambda p: p.stem)
+def test_views_call_the_service_and_never_each_other(view):
+    others = {f"scorer.web.{p.stem}" for p in VIEWS if p != view}
+    imported = imports_of(view)
+    assert not imported & others
+    assert not imported & {"scorer.cards_cli", "scorer.replay_cli", "scorer.cli", "scorer.match"}
+    # The store is the service's: a view names its row type, never one of its functions.
+    assert set(re.findall(r"\bstore\.(\w+)", view.read_text())) <= {"MatchRow"}
+
+
+#: Variant ids as they would be written in code (a quoted string; ``truc`` is also a call's
+#: id, so it is caught by the second pattern), and a variant compared with a literal.
+VARIANT_ID = re.compile(r"""["'](truco-15|argentino-30|uruguaio|paulista|mineiro|gauderio)["']"""
+                        r"""|variant\w*\s*[!=]=\s*["']""")
+
+
+def test_only_the_registry_names_a_variant():
+    """Adding a variant means editing the registry, not five modules. (``scorer/web/labels.py``
+    still keeps each variant's family of table words; it moves onto the registry with issue 13.)"""
+    allowed = {PACKAGE / "variants.py", PACKAGE / "web" / "labels.py"}
+    named = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path not in allowed:
+            hits = [line for line in path.read_text().splitlines()
+                    if VARIANT_ID.search(line) and not line.lstrip().startswith("#")]
+            if hits:
+                named[str(path.relative_to(PACKAGE))] = hits
+    assert named == {}

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorer.errors import N_, RuleError
-from scorer.schema import ACTION_TYPES, LegalAction, bare_action, check_side, normalize_action
+from scorer.schema import ACTION_TYPES, LegalAction, State, bare_action, check_side, normalize_action
 from scorer.variants import ENVIDO_CALLS, FLOR_CALLS, Variant, get_variant
 
 __all__ = ["ACTION_TYPES", "CALL_NAMES", "Match", "decide_hand", "normalize_action", "render_lines"]
@@ -272,7 +272,7 @@ class Match:
             legal.append({**candidate, "points": points, "points_side": points_side})  # type: ignore[typeddict-item]
         declare = self._declare_points()
         if declare:
-            legal.insert(len([a for a in legal if a["type"] != "adjust"]), declare)
+            legal.append(declare)
         if self._history:
             legal.append({"type": "undo", "points": None, "points_side": None})
         return legal
@@ -292,8 +292,8 @@ class Match:
         names: Sequence[str] = ("Nós", "Eles"),
         translate: Callable[[str], str] | None = None,
         log_limit: int | None = None,
-    ) -> dict[str, Any]:
-        """The JSON state (issue #2 "The contract").
+    ) -> State:
+        """The JSON state (issue #2 "The contract"; typed as :class:`~scorer.schema.State`).
 
         Args:
             names: the two sides' names, used in the log.

@@ -9,6 +9,7 @@ import click
 
 from scorer.errors import TrucoError
 from scorer.match import Match
+from scorer.schema import ACTION_TYPES, CALLS
 from scorer.variants import VARIANTS
 
 
@@ -28,7 +29,10 @@ def _fail(code: str, message: str, index: int | None) -> None:
     raise SystemExit(2)
 
 
-@click.command("replay")
+@click.command(
+    "replay",
+    epilog=f"Action types: {', '.join(ACTION_TYPES)}. Calls: {', '.join(CALLS)} (scorer/schema.py).",
+)
 @click.option("--variant", "variant_id", required=True, type=click.Choice(sorted(VARIANTS)), help="Variant id.")
 @click.option("--option", "raw_options", multiple=True, metavar="KEY=VALUE", help="A variant option; repeatable.")
 @click.option("--mano", type=click.IntRange(0, 1), default=0, show_default=True, help="Side that is mano in hand 1.")

@@ -55,7 +55,8 @@ class ActResult(tuple):
 
 
 class MatchService:
-    """Replayed matches cached by id (at most ``size``), plus the apply-and-store step."""
+    """The operations on stored matches, over replayed matches cached by id (at most
+    ``size``); a match holds at most ``max_actions`` actions."""
 
     def __init__(self, size: int = 1024, max_actions: int = 5000) -> None:
         self.size = max(1, int(size))

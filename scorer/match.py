@@ -402,7 +402,8 @@ class Match:
         """
         convention = self.options.get("falta", self.variant.falta)
         leader = max(score)
-        half = self.target // 2
+        # The malas; a variant without them is one stage, the whole game.
+        half = self.variant.malas_size(self.target) or self.target
         if convention == "leader_stage" and leader < half:
             value = half - leader
         elif convention == "malas_wins_game" and leader < half:

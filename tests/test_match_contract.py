@@ -265,3 +265,40 @@ def test_errors_use_the_table_words_for_calls_and_special_hands():
     with pytest.raises(RuleError) as caught:
         play("paulista", "a0+11 a1+7 s0:play 1:truco")
     assert caught.value.render() == "No Truco in this hand: the mão de onze is played without betting."
+
+
+@pytest.mark.parametrize(
+    ("variant", "script", "options", "expected"),
+    [
+        # Envido points 0-7 or 20-33 (seed 000 "Como se calcula o teu valor de Envido"; REFERENCE.md 1.3).
+        ("truco-15", "0:envido 1:quiero", {}, {"type": "declare_points", "what": "envido", "min": 0, "max": 33}),
+        # With a muestra a pieza counts 27-30 plus the best other card: up to 37 (REFERENCE.md 2.4).
+        ("uruguaio", "0:envido 1:quiero", {}, {"type": "declare_points", "what": "envido", "min": 0, "max": 37}),
+        # A Flor is 20 + three cards: 20-38 (REFERENCE.md 1.7).
+        ("argentino-30", "0:flor 1:flor", {"flor": True}, {"type": "declare_points", "what": "flor", "min": 20, "max": 38}),
+    ],
+)
+def test_typed_points_are_their_own_kind_of_legal_action(variant, script, options, expected):
+    legal = play(variant, script, options=options).legal_actions()
+    assert [a for a in legal if a["type"] == "declare_points"] == [expected]
+    assert not any(a["type"] == "envido_points" for a in legal)
+
+
+@pytest.mark.parametrize(
+    ("script", "adjusts"),
+    [
+        ("", {(0, 1), (1, 1)}),  # 0-0: nothing to take away (a correction never goes below 0)
+        ("w0", {(0, -1), (0, 1), (1, 1)}),
+        ("w0 w1", {(0, -1), (0, 1), (1, -1), (1, 1)}),
+    ],
+)
+def test_legal_actions_hold_no_placeholders(script, adjusts):
+    """Every listed action can be posted as it is (issue 10): corrections are -1 and +1 where
+    legal, never a template holding None."""
+    match = play("paulista", script)
+    legal = match.legal_actions()
+    assert {(a["side"], a["delta"]) for a in legal if a["type"] == "adjust"} == adjusts
+    for entry in legal:
+        action = {k: v for k, v in entry.items() if k not in ("points", "points_side")}
+        assert None not in [v for k, v in action.items() if k not in ("winner", "side")]
+        play("paulista", script).apply(action)

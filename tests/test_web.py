@@ -240,7 +240,9 @@ def test_watch_page_has_no_controls(client):
     assert "data-action" not in html and "/actions" not in html and _key not in html
 
 
-def test_share_page_has_qr_codes_and_both_links(client):
+def test_share_page_has_qr_codes_and_both_links(client, monkeypatch):
+    # A machine with no other address than loopback: the request's own name stays (issue #14).
+    monkeypatch.setattr("scorer.serve.lan_addresses", lambda: [])
     path, match_id, key = new_match(client)
     html = client.get(path + "/share", headers=PT).get_data(as_text=True)
     assert html.count('<svg class="qr"') == 2

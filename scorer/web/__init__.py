@@ -31,6 +31,9 @@ def asset_dir(name: str) -> Path:
 
 #: The vendored htmx (npm package htmx.org; version and sha256 in static/vendor/htmx.txt).
 HTMX_FILE = "vendor/htmx-2.0.11.min.js"
+#: The vendored idiomorph with its htmx "morph" extension (npm package idiomorph; version
+#: and sha256 in static/vendor/idiomorph.txt): answers and polls change only what changed.
+MORPH_FILE = "vendor/idiomorph-ext-0.8.0.min.js"
 
 #: Content-Security-Policy of every response: nothing inline, nothing from elsewhere.
 CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
@@ -184,7 +187,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorer.web import api, errors, labels, lang, matches, records, shell, tools
 
     errors.init_app(app)
-    app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, STAGE_NAMES=labels.STAGE_NAMES)
+    app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, MORPH_FILE=MORPH_FILE, STAGE_NAMES=labels.STAGE_NAMES)
     app.register_blueprint(matches.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(records.bp)

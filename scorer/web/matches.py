@@ -8,7 +8,9 @@ swap the ``#scoreboard`` fragment in place. Views read the request, call the eng
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import time
+from urllib.parse import urlsplit
 from typing import Any
 
 from flask import (
@@ -66,9 +68,51 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+#: Host names that mean "this machine" to the browser that used them, and to no other.
+LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
+
+
+def is_loopback(hostname: str) -> bool:
+    """Whether ``hostname`` (no port) names this machine only: ``localhost``,
+    ``*.localhost``, 127.0.0.0/8 or ``::1``."""
+    name = hostname.strip("[]").lower().rstrip(".")
+    if name in LOOPBACK_NAMES or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def share_base() -> tuple[str, str]:
+    """The base URL for links other phones open, and why it was chosen.
+
+    ``("https://truco.example", "public")`` with ``PUBLIC_URL`` (``--public-url``); else,
+    when this request came through a loopback name or address (``localhost``,
+    ``127.0.0.1``: no other phone can reach it), the machine's first LAN address with the
+    request's port (``"lan"``, as ``truco serve`` prints it); else the request's own base
+    (``"request"``, also when the machine has no other address).
+    """
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return public.rstrip("/"), "public"
+    here = urlsplit(request.host_url)
+    try:
+        hostname, port = here.hostname or "", here.port
+    except ValueError:  # a malformed port in the Host header: keep the request's base
+        hostname, port = "", None
+    if is_loopback(hostname):
+        from scorer.serve import lan_addresses
+
+        lan = lan_addresses()
+        if lan:
+            return f"{here.scheme}://{lan[0]}{f':{port}' if port else ''}", "lan"
+    return request.host_url.rstrip("/"), "request"
+
+
 def public_base() -> str:
-    """The base URL for links other phones open (``PUBLIC_URL`` or this request's)."""
-    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
+    """The base URL for links other phones open (see :func:`share_base`)."""
+    return share_base()[0]
 
 
 def series_of(row: store.MatchRow) -> series.SeriesStatus | None:
@@ -175,9 +219,16 @@ def scoreboard(match_id: str, key: str):
     """
     row = get_match_or_404(match_id)
     check_key(row, key)
-    response = render_board(row, key=key)
+    response = render_board(row, key=key, message=revanche_notice())
     forms.remember(response, None, row)
     return response
+
+
+def revanche_notice() -> str | None:
+    """The short notice of a page that a poll moved to the Revanche (``?revanche=1``)."""
+    if request.args.get("revanche") != "1":
+        return None
+    return gettext("The Revanche has started: this is its scoreboard.")
 
 
 @bp.get("/m/<match_id>/<key>/board")
@@ -187,7 +238,17 @@ def poll(match_id: str, key: str):
     check_key(row, key)
     if forms.unchanged(row):
         return "", 204
-    return render_board(row, key=key)
+    return follow_revanche(row, render_board(row, key=key), key)
+
+
+def follow_revanche(row: store.MatchRow, response, key: str | None):
+    """A poll from a phone (or TV) that did not yet know the Revanche of this finished
+    match: ``response`` (the board, with its link to the Revanche) also tells htmx to go
+    there (``HX-Redirect``), where the page says so (``?revanche=1``)."""
+    target = rematch_url(row, key) if row.rematch and request.args.get("rematch", "0") == "0" else None
+    if target and is_htmx():
+        response.headers["HX-Redirect"] = target + "?revanche=1"
+    return response
 
 
 @bp.post("/m/<match_id>/<key>/actions")
@@ -268,7 +329,7 @@ def share(match_id: str, key: str):
     """The share page: the edit link as a QR code, and the watch-only link."""
     row = get_match_or_404(match_id)
     check_key(row, key)
-    base = public_base()
+    base, why = share_base()
     edit_url = base + url_for("matches.scoreboard", match_id=row.id, key=key)
     watch_url = base + url_for("matches.watch", match_id=row.id)
     return render_template(
@@ -277,6 +338,8 @@ def share(match_id: str, key: str):
         key=key,
         edit_url=edit_url,
         watch_url=watch_url,
+        base=base,
+        why=why,
         edit_qr=qr.svg(edit_url, gettext("QR code of the link to join and score")),
         watch_qr=qr.svg(watch_url, gettext("QR code of the watch-only link")),
     )
@@ -288,7 +351,7 @@ def watch(match_id: str):
 
     :raise 404: unknown match.
     """
-    return render_board(get_match_or_404(match_id), key=None)
+    return render_board(get_match_or_404(match_id), key=None, message=revanche_notice())
 
 
 @bp.get("/w/<match_id>/board")
@@ -297,7 +360,7 @@ def watch_poll(match_id: str):
     row = get_match_or_404(match_id)
     if forms.unchanged(row):
         return "", 204
-    return render_board(row, key=None)
+    return follow_revanche(row, render_board(row, key=None), None)
 
 
 @bp.app_context_processor

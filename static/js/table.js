@@ -225,7 +225,7 @@
     next.forEach(function (tap) {
       var where = tap.slot ? document.getElementById(tap.slot) : document.getElementById("scoreboard");
       var b = where && where.querySelector("button.act[data-action='" + CSS.escape(tap.action) + "']");
-      if (!b) { notRecorded(); return; }
+      if (!b) return;  /* its button is gone (a quick second tap on "Quero"): a double tap, dropped */
       if (inFlight) { queued.push(tap); paint(b); return; }
       paint(b);
       send(b.form);

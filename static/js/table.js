@@ -129,8 +129,8 @@
     }
     board.classList.add("pending");
   }
-  function send(form) {
-    inFlight = { form: form, score: inFlight ? inFlight.score : shownScore() };
+  function send(form, before) {  /* before: the score shown before this tap was painted */
+    inFlight = { form: form, score: before };
     /* After the frame that shows the tap: htmx's submit handling then costs it nothing. */
     requestAnimationFrame(function () {
       setTimeout(function () {
@@ -164,9 +164,10 @@
     var cell = button.closest("[data-slot]"), now = performance.now();
     if (cell && (parseFloat(cell.dataset.until) || 0) > now) return;  /* a new button under a finger */
     lastTap = now;
+    var before = shownScore();
     paint(button);
     if (inFlight) { queued.push({ slot: cell ? cell.id : null, action: button.dataset.action }); return; }
-    send(button.form);
+    send(button.form, before);
   }, true);
   function isBoard(e) { return e.detail.target && e.detail.target.id === "scoreboard"; }
   function isPoll(e) { return e.detail.requestConfig && e.detail.requestConfig.verb === "get"; }
@@ -227,8 +228,9 @@
       var b = where && where.querySelector("button.act[data-action='" + CSS.escape(tap.action) + "']");
       if (!b) return;  /* its button is gone (a quick second tap on "Quero"): a double tap, dropped */
       if (inFlight) { queued.push(tap); paint(b); return; }
+      var before = shownScore();
       paint(b);
-      send(b.form);
+      send(b.form, before);
     });
   });
   document.addEventListener("htmx:sendError", function (e) { if (inFlight && !isPoll(e)) putBack(); });

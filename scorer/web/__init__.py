@@ -150,7 +150,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ``test_config`` (a mapping) overrides the defaults, e.g. ``{"TESTING": True,
     "DATABASE": tmp_path / "t.sqlite3"}``. Settings: ``DATABASE`` (SQLite file path;
     default ``instance/truco.sqlite3``), ``PUBLIC_URL`` (base URL put in share links
-    and QR codes; default: the URL the request came in on), ``MATCH_CACHE_SIZE``
+    and QR codes; default: the URL the request came in on, or the machine's LAN address
+    when that was a loopback name and ``SHARE_LAN`` is true, as it is unless ``truco serve``
+    listens on one specific address), ``MATCH_CACHE_SIZE``
     (replayed matches kept in memory), ``MAX_CONTENT_LENGTH`` (bytes of a request body;
     more is a 413), ``MAX_ACTIONS`` (actions one match can hold; a real one has a few
     hundred), ``GHOST_TAP_SECONDS`` (a tap on a board shown less than this long ago is taken
@@ -165,6 +167,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "truco.sqlite3"),
         PUBLIC_URL=None,
+        SHARE_LAN=True,
         MATCH_CACHE_SIZE=1024,
         LANGUAGES=i18n.LANGUAGES,
         BABEL_DEFAULT_LOCALE="pt_BR",

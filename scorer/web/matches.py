@@ -90,8 +90,9 @@ def share_base() -> tuple[str, str]:
     ``("https://truco.example", "public")`` with ``PUBLIC_URL`` (``--public-url``); else,
     when this request came through a loopback name or address (``localhost``,
     ``127.0.0.1``: no other phone can reach it), the machine's first LAN address with the
-    request's port (``"lan"``, as ``truco serve`` prints it); else the request's own base
-    (``"request"``, also when the machine has no other address).
+    request's port (``"lan"``, as ``truco serve`` prints it), if the server listens there
+    (``SHARE_LAN``); else the request's own base (``"request"``, also when the machine has
+    no other address).
     """
     public = current_app.config.get("PUBLIC_URL")
     if public:
@@ -101,7 +102,7 @@ def share_base() -> tuple[str, str]:
         hostname, port = here.hostname or "", here.port
     except ValueError:  # a malformed port in the Host header: keep the request's base
         hostname, port = "", None
-    if is_loopback(hostname):
+    if is_loopback(hostname) and current_app.config.get("SHARE_LAN", True):
         from scorer.serve import lan_addresses
 
         lan = lan_addresses()

@@ -151,6 +151,8 @@ def board_context(row: store.MatchRow, *, key: str | None, message: str | None =
         rematch_url=rematch_url(row, key),
         oob=is_htmx(),
         shown=f"{time.time():.3f}",
+        # The double-tap guard's window after a redraw (ms; 0 = off, as ``--ghost-tap-ms 0``).
+        guard_ms=round(current_app.config["GHOST_TAP_SECONDS"] * 1000),
     )
     ctx["say"] = board.spoken(state, ctx["pending_call"], ctx["special"], ctx["series"], ctx["seats"])
     return ctx

@@ -112,9 +112,10 @@
      (offline) puts the server's last score back and says the tap was not recorded.
      The guard is about places: after the board changes, a place (#slot-...) whose button
      is not the one it held is inert until 1 s after this phone's last tap or 350 ms after
-     the change, whichever is later; a button that stayed in its place is always live. */
+     the change (data-guard: truco serve --ghost-tap-ms; 0 turns both off), whichever is
+     later; a button that stayed in its place is always live. */
   var inFlight = null, queued = [], lastTap = -1e9, slotsBefore = null, adjustOpen = null;
-  var OWN_MS = 1000, POLL_MS = 350;
+  var OWN_MS = 1000;
   function scoreEl(i) { return document.getElementById("score" + i); }
   function paint(button) {
     var pays = (button.dataset.pays || "").split(" "), board = document.getElementById("scoreboard");
@@ -194,13 +195,15 @@
   });
   document.addEventListener("htmx:afterSwap", function (e) {
     if (!isBoard(e) || !slotsBefore) return;
-    var now = performance.now(), until = Math.max(lastTap + OWN_MS, now + POLL_MS);
+    var board = document.getElementById("scoreboard"), guard = parseInt(board && board.dataset.guard, 10);
+    if (isNaN(guard)) guard = 350;
+    var now = performance.now(), until = guard > 0 ? Math.max(lastTap + OWN_MS, now + guard) : 0;
     var cells = document.querySelectorAll("#scoreboard [data-slot]"), i, cell, b, was;
     for (i = 0; i < cells.length; i++) {
       cell = cells[i]; b = cell.querySelector("button.act"); was = slotsBefore[cell.id];
       if (b && was && was.action === b.dataset.action) {
         b.form.elements.shown.value = was.shown;  /* it stayed: the server's guard lets it through too */
-      } else if (b || was) {
+      } else if ((b || was) && until > now) {
         cell.dataset.until = String(until);
         cell.classList.add("fresh");
         setTimeout(unfresh.bind(null, cell.id, until), until - now);

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import PHONE, action_button, api_act, create_match, new_context, request, watch_errors
+from live_server import Server
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/ (the states)
@@ -28,6 +29,15 @@ PLACES = """() => {
   return {slots, live, scores: [0, 1].map(i => document.getElementById('score' + i).getBoundingClientRect().bottom),
           undo: undo ? undo.getBoundingClientRect().bottom : null, scrollWidth: document.documentElement.scrollWidth};
 }"""
+
+
+@pytest.fixture
+def guarded(tmp_path):
+    """``truco serve`` with the double-tap guard as shipped (``--ghost-tap-ms 350``)."""
+    server = Server(tmp_path / "guarded.sqlite3", threads=4, ghost_tap_ms=350)
+    yield server
+    if server.proc.poll() is None:
+        server.stop()
 
 
 def set_up(live, variant, fields, actions):
@@ -88,38 +98,60 @@ def test_landscape_and_small_phone(chromium, live, viewport, variant):
     ctx.close()
 
 
-def test_slow_double_taps_after_quero_record_nothing_more(chromium, live):
-    """The measured case: Nós call Truco, Eles' "Quero!" tapped again at the same point 400 and
-    800 ms later (the finger's second tap): nothing more is recorded."""
-    for gap in (400, 800):
-        path, match_id, _key = set_up(live, "paulista", {}, [{"type": "call", "side": 0, "call": "truco"}])
-        ctx = new_context(chromium)
-        page = ctx.new_page()
-        page.goto(live.url + path)
-        box = action_button(page, {"side": 1, "type": "quiero"}).bounding_box()
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        page.touchscreen.tap(x, y)
-        expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
-        page.wait_for_timeout(gap)  # the finger's rhythm (input timing, not synchronisation)
-        page.touchscreen.tap(x, y)
-        page.wait_for_load_state("networkidle")
-        state = stored(live, match_id)
-        assert state["version"] == 2 and state["score"] == [0, 0], (gap, state["log"])
-        ctx.close()
+#: A call, then the answer's button that a slow double tap hits twice: Paulista's Truco
+#: (after "Quero!" its place is left empty) and Argentine Envido (after "Quiero" the same
+#: place offers "won the Envido": the guard's case).
+QUERO_CASES = [
+    ("paulista", {}, {"type": "call", "side": 0, "call": "truco"}),
+    ("argentino-30", {"flor": "True"}, {"type": "call", "side": 0, "call": "envido"}),
+]
 
 
-def test_two_deliberate_taps_on_the_same_trick_count_twice(chromium, live):
-    path, match_id, _key = set_up(live, "paulista", {}, [])
+def double_tap_after_quero(chromium, server, variant, fields, call, gap):
+    """Tap Eles' "Quero" and again at the same point ``gap`` ms later; the stored state."""
+    path, match_id, _key = set_up(server, variant, fields, [call])
     ctx = new_context(chromium)
     page = ctx.new_page()
-    page.goto(live.url + path)
+    page.goto(server.url + path)
+    box = action_button(page, {"side": 1, "type": "quiero"}).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
+    page.wait_for_timeout(gap)  # the finger's rhythm (input timing, not synchronisation)
+    page.touchscreen.tap(x, y)
+    page.wait_for_load_state("networkidle")
+    ctx.close()
+    return stored(server, match_id)
+
+
+@pytest.mark.parametrize("gap", [400, 800])
+@pytest.mark.parametrize(("variant", "fields", "call"), QUERO_CASES, ids=["paulista-truco", "argentino-envido"])
+def test_slow_double_taps_after_quero_record_nothing_more(chromium, guarded, variant, fields, call, gap):
+    """The measured case: a call, then "Quero" tapped again at the same point 400 and 800 ms
+    later (the finger's second tap): nothing more is recorded."""
+    state = double_tap_after_quero(chromium, guarded, variant, fields, call, gap)
+    assert state["version"] == 2 and state["score"] == [0, 0], (gap, state["log"])
+
+
+def test_without_the_guard_the_slow_second_tap_would_count(chromium, live):
+    """The control: with the guard off (--ghost-tap-ms 0) the second tap on Envido's "Quiero"
+    lands on "won the Envido", which takes its place, and is recorded."""
+    state = double_tap_after_quero(chromium, live, *QUERO_CASES[1], gap=400)
+    assert state["version"] == 3, state["log"]
+
+
+def test_two_deliberate_taps_on_the_same_trick_count_twice(chromium, guarded):
+    path, match_id, _key = set_up(guarded, "paulista", {}, [])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(guarded.url + path)
     box = action_button(page, {"type": "trick", "winner": 0}).bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.touchscreen.tap(x, y)
     page.wait_for_timeout(500)  # the finger's rhythm
     page.touchscreen.tap(x, y)
     expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
-    state = stored(live, match_id)
+    state = stored(guarded, match_id)
     assert state["score"] == [1, 0]  # two tricks: the hand
     ctx.close()
 

@@ -169,9 +169,10 @@ TAP_JS = """
       b.start = e.timeStamp; b.before = score();
     }
   };
+  // The touch starts the clock (not the click: a page that paints in its own click
+  // listener would otherwise restart it after the score changed, for the next tap).
   document.addEventListener('pointerdown', mark, true);
   document.addEventListener('touchstart', mark, true);
-  document.addEventListener('click', mark, true);
   new MutationObserver(() => {
     if (b.start === null || score() === b.before) return;
     const t0 = b.start; b.start = null;
@@ -251,6 +252,8 @@ def tap_to_screen(base: str, page_path: str, taps: int = 50, throttle: float = 4
                 page.evaluate(WAIT_TAP_JS, n)
                 samples.append(page.evaluate("() => window.__bench.taps[window.__bench.taps.length - 1]"))
                 net.append(page.evaluate("() => window.__bench.net[window.__bench.net.length - 1]"))
+                # The next tap comes once the answer is in (a table's rhythm), not into its morph.
+                page.wait_for_function("() => !document.querySelector('#scoreboard .tentative')", polling=100)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
             context.close()
         finally:
@@ -280,15 +283,14 @@ button{width:100%;min-height:54px;font:inherit;touch-action:manipulation}</style
 <script>document.getElementById('tap').addEventListener('click',function(){var s=document.getElementById('score0');
 s.textContent=String(Number(s.textContent)+1);});</script></body></html>"""
 
-#: Confirmation: ms from the touch until the frame after the board lost its pending mark
-#: (the server's answer morphed in). Installed with TAP_JS on our page.
+#: Confirmation: ms from the touch until the frame after the scores lost their pending
+#: mark (the server's answer morphed in). Installed with TAP_JS on our page.
 CONFIRM_JS = """
 () => {
   const b = window.__bench; b.confirmed = []; b.confirmStart = null; b.confirmWaiters = [];
   document.addEventListener('click', (e) => { if (e.target.closest && e.target.closest('button.act')) b.confirmStart = e.timeStamp; }, true);
   new MutationObserver(() => {
-    const board = document.getElementById('scoreboard');
-    if (b.confirmStart === null || !board || board.classList.contains('pending')) return;
+    if (b.confirmStart === null || document.querySelector('#scoreboard .tentative')) return;
     const t0 = b.confirmStart; b.confirmStart = null;
     requestAnimationFrame(() => setTimeout(() => { b.confirmed.push(performance.now() - t0);
       b.confirmWaiters.splice(0).forEach((r) => r()); }, 0));

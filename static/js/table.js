@@ -118,6 +118,8 @@
   var OWN_MS = 1000;
   function scoreEl(i) { return document.getElementById("score" + i); }
   function paint(button) {
+    /* Only the two numbers change (no class on the board: restyling all of it would cost the
+       frame that shows the tap). */
     var pays = (button.dataset.pays || "").split(" "), board = document.getElementById("scoreboard");
     if (pays.length !== 2 || !board) return;
     var cap = parseInt(board.dataset.cap, 10) || 0;
@@ -128,16 +130,18 @@
       el.textContent = String(cap ? Math.min(cap, n) : n);
       el.classList.add("tentative");
     }
-    board.classList.add("pending");
   }
   function send(form, before) {  /* before: the score shown before this tap was painted */
     inFlight = { form: form, score: before };
-    /* After the frame that shows the tap: htmx's submit handling then costs it nothing. */
+    /* Once the frame that shows the tap is drawn: htmx's submit handling then costs it
+       nothing (a frame later, not in the task right after it). */
     requestAnimationFrame(function () {
-      setTimeout(function () {
-        if (!form.isConnected) { inFlight = null; notRecorded(); return; }
-        if (form.requestSubmit) form.requestSubmit(); else form.submit();
-      }, 0);
+      requestAnimationFrame(function () {
+        setTimeout(function () {
+          if (!form.isConnected) { inFlight = null; notRecorded(); return; }
+          if (form.requestSubmit) form.requestSubmit(); else form.submit();
+        }, 0);
+      });
     });
   }
   function shownScore() { return [0, 1].map(function (i) { return scoreEl(i) ? scoreEl(i).textContent : ""; }); }
@@ -148,20 +152,38 @@
     note.classList.remove("show"); void note.offsetWidth; note.classList.add("show");
   }
   function putBack() {  /* no answer: the server's last score, not the tapped one */
-    var board = document.getElementById("scoreboard");
     if (inFlight && inFlight.score) {
       for (var i = 0; i < 2; i++) if (scoreEl(i)) { scoreEl(i).textContent = inFlight.score[i]; scoreEl(i).classList.remove("tentative"); }
     }
-    if (board) board.classList.remove("pending");
     inFlight = null;
     queued = [];
     notRecorded();
   }
+  /* The tap is taken as the finger lifts (pointerup on the button it went down on: a few
+     frames before the click); the click that follows is then only swallowed. A keyboard's
+     Enter or Space (a click with no pointer before it) is taken on the click. */
+  var downOn = null, takenOn = null, takenAt = 0;
+  document.addEventListener("pointerdown", function (e) {
+    downOn = e.isPrimary && e.target.closest ? e.target.closest("#scoreboard button.act") : null;
+  }, true);
+  document.addEventListener("pointerup", function (e) {
+    var button = e.target.closest && e.target.closest("#scoreboard button.act");
+    if (!button || button !== downOn || !button.form || (e.pointerType === "mouse" && e.button !== 0)) return;
+    downOn = null;
+    takenOn = button;
+    takenAt = performance.now();
+    take(button);
+  }, true);
+  document.addEventListener("pointercancel", function () { downOn = null; }, true);
   document.addEventListener("click", function (e) {
     var button = e.target.closest && e.target.closest("#scoreboard button.act");
     if (!button || !button.form) return;
     e.preventDefault();
     e.stopPropagation();
+    if (button === takenOn && performance.now() - takenAt < 1000) { takenOn = null; return; }
+    take(button);
+  }, true);
+  function take(button) {
     var cell = button.closest("[data-slot]"), now = performance.now();
     if (cell && (parseFloat(cell.dataset.until) || 0) > now) return;  /* a new button under a finger */
     lastTap = now;
@@ -169,7 +191,7 @@
     paint(button);
     if (inFlight) { queued.push({ slot: cell ? cell.id : null, action: button.dataset.action }); return; }
     send(button.form, before);
-  }, true);
+  }
   function isBoard(e) { return e.detail.target && e.detail.target.id === "scoreboard"; }
   function isPoll(e) { return e.detail.requestConfig && e.detail.requestConfig.verb === "get"; }
   document.addEventListener("htmx:beforeRequest", function (e) {

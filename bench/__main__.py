@@ -333,6 +333,14 @@ def browser_figures(srv, client: Client, runs: int, clock: Clock) -> dict[str, A
     tap_match = client.create_match()
     drive_to(client, tap_match, 6)
     out["tap"] = browser.tap_to_screen(srv.base, tap_match.page_path(), taps=50, throttle=4.0)
+    say(clock, "Chromium: tap to screen beside the floor page, interleaved (4x CPU; then 150 ms latency)")
+    floor_match = client.create_match()
+    drive_to(client, floor_match, 6)
+    out["tap_floor"] = browser.tap_vs_floor(srv.base, floor_match.page_path(), taps=30, throttle=4.0)
+    out["tap_floor_latency"] = browser.tap_vs_floor(srv.base, floor_match.page_path(), taps=30, throttle=4.0,
+                                                    latency_ms=150)
+    say(clock, "Chromium: board heights at 360x640, every variant and state")
+    out["board_heights"] = browser.board_heights(srv.base)
     return out
 
 
@@ -362,6 +370,14 @@ def main_browser_only(args) -> int:
     print(f"tap to screen: p50 {t['p50_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms, max {t['max_ms']:.1f} ms; "
           f"touch -> request p50 {t['request_start_p50_ms']:.1f} ms, -> answer p50 {t['answer_p50_ms']:.1f} ms")
     print("samples:", t["samples"])
+    for key in ("tap_floor", "tap_floor_latency"):
+        f = r[key]
+        print(f"{key} (latency {f['latency_ms']} ms): ours p50 {f['ours']['p50_ms']:.1f} / p95 {f['ours']['p95_ms']:.1f} ms, "
+              f"floor p50 {f['floor']['p50_ms']:.1f} / p95 {f['floor']['p95_ms']:.1f} ms, "
+              f"ratio p50 {f['ratio_p50']:.2f}x / p95 {f['ratio_p95']:.2f}x; "
+              f"confirmed p50 {f['confirmed']['p50_ms']:.1f} / p95 {f['confirmed']['p95_ms']:.1f} ms")
+    for variant, by_state in r["board_heights"].items():
+        print(f"board {variant}: " + ", ".join(f"{k} {v['buttons']:.0f}/{v['page']}" for k, v in by_state.items()))
     return 0
 
 

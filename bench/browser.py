@@ -169,9 +169,10 @@ TAP_JS = """
       b.start = e.timeStamp; b.before = score();
     }
   };
+  // The touch starts the clock (not the click: a page that paints in its own click
+  // listener would otherwise restart it after the score changed, for the next tap).
   document.addEventListener('pointerdown', mark, true);
   document.addEventListener('touchstart', mark, true);
-  document.addEventListener('click', mark, true);
   new MutationObserver(() => {
     if (b.start === null || score() === b.before) return;
     const t0 = b.start; b.start = null;
@@ -251,6 +252,8 @@ def tap_to_screen(base: str, page_path: str, taps: int = 50, throttle: float = 4
                 page.evaluate(WAIT_TAP_JS, n)
                 samples.append(page.evaluate("() => window.__bench.taps[window.__bench.taps.length - 1]"))
                 net.append(page.evaluate("() => window.__bench.net[window.__bench.net.length - 1]"))
+                # The next tap comes once the answer is in (a table's rhythm), not into its morph.
+                page.wait_for_function("() => !document.querySelector('#scoreboard .tentative')", polling=100)
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
             context.close()
         finally:
@@ -269,3 +272,155 @@ def tap_to_screen(base: str, page_path: str, taps: int = 50, throttle: float = 4
         "answer_p50_ms": _median_of(net, 1),
         "answer_samples": [None if x is None else [round(x[0], 1), round(x[1], 1)] for x in net],
     }
+
+
+#: The floor (issue #14): a page with no network and no htmx that changes a number on a
+#: tap, the same size of button; what Chromium's own tap handling costs on this machine.
+FLOOR_HTML = """<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:16px system-ui;margin:0;padding:12px} p{font-size:3.2rem;margin:0;text-align:center}
+button{width:100%;min-height:54px;font:inherit;touch-action:manipulation}</style></head>
+<body><p id="score0">0</p><p id="score1">0</p><button class="act" id="tap">+1</button>
+<script>document.getElementById('tap').addEventListener('click',function(){var s=document.getElementById('score0');
+s.textContent=String(Number(s.textContent)+1);});</script></body></html>"""
+
+#: Confirmation: ms from the touch until the frame after the scores lost their pending
+#: mark (the server's answer morphed in). Installed with TAP_JS on our page.
+CONFIRM_JS = """
+() => {
+  const b = window.__bench; b.confirmed = []; b.confirmStart = null; b.confirmWaiters = [];
+  document.addEventListener('click', (e) => { if (e.target.closest && e.target.closest('button.act')) b.confirmStart = e.timeStamp; }, true);
+  new MutationObserver(() => {
+    if (b.confirmStart === null || document.querySelector('#scoreboard .tentative')) return;
+    const t0 = b.confirmStart; b.confirmStart = null;
+    requestAnimationFrame(() => setTimeout(() => { b.confirmed.push(performance.now() - t0);
+      b.confirmWaiters.splice(0).forEach((r) => r()); }, 0));
+  }).observe(document.body, {attributes: true, subtree: true, attributeFilter: ['class']});
+}
+"""
+WAIT_CONFIRM_JS = """
+(n) => new Promise((resolve, reject) => {
+  const b = window.__bench;
+  if (b.confirmed.length > n) return resolve();
+  b.confirmWaiters.push(resolve);
+  setTimeout(() => reject(new Error("tap " + n + " not confirmed after 10 s")), 10000);
+})
+"""
+
+
+def _pcts(xs: list[float]) -> dict[str, float | None]:
+    s = sorted(xs)
+    if not s:
+        return {"p50_ms": None, "p95_ms": None}
+    return {"p50_ms": statistics.median(s), "p95_ms": s[min(len(s) - 1, int(round(0.95 * (len(s) - 1))))]}
+
+
+def tap_vs_floor(base: str, page_path: str, taps: int = 30, throttle: float = 4.0,
+                 latency_ms: float = 0) -> dict[str, Any]:
+    """Issue #14: tap to screen on our scoreboard and on the floor page, interleaved in one
+    run (ours, floor, ours, ...) at 360x640, only the page being tapped throttled
+    ``throttle``x; ``latency_ms`` of network latency emulated on our page (Chromium's
+    network conditions). Ours: touch to the frame after the tapped score is painted, and
+    to the frame after the server's answer confirmed it. ``{"ours", "floor", "confirmed",
+    "ratio_p50", "ratio_p95", ...}`` (ms)."""
+    from playwright.sync_api import sync_playwright
+
+    ensure_chromium()
+    ours_s: list[float] = []
+    floor_s: list[float] = []
+    confirmed: list[float] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True,
+                                          is_mobile=True, device_scale_factor=2)
+            ours, floor = context.new_page(), context.new_page()
+            cdp_ours, cdp_floor = context.new_cdp_session(ours), context.new_cdp_session(floor)
+            ours.goto(base + page_path, wait_until="load")
+            ours.wait_for_function("() => window.htmx !== undefined")
+            if latency_ms:
+                cdp_ours.send("Network.enable")
+                cdp_ours.send("Network.emulateNetworkConditions", {
+                    "offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1})
+            floor.set_content(FLOOR_HTML)
+            for page in (ours, floor):
+                page.evaluate(TAP_JS)
+            ours.evaluate(CONFIRM_JS)
+            for i in range(taps):
+                for page, cdp, other, out in ((ours, cdp_ours, cdp_floor, ours_s), (floor, cdp_floor, cdp_ours, floor_s)):
+                    other.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+                    cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+                    page.bring_to_front()
+                    where = page.evaluate(FIND_BUTTON_JS, i % 2) if page is ours else [180, 150]
+                    if page is floor:
+                        box = floor.locator("#tap").bounding_box()
+                        where = [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]
+                    if where is None:
+                        raise RuntimeError("no 'won the hand' button on the scoreboard")
+                    n = page.evaluate("() => window.__bench.taps.length")
+                    page.touchscreen.tap(where[0], where[1])
+                    page.evaluate(WAIT_TAP_JS, n)
+                    out.append(page.evaluate("() => window.__bench.taps[window.__bench.taps.length - 1]"))
+                    if page is ours:
+                        ours.evaluate(WAIT_CONFIRM_JS, i)
+                        confirmed.append(ours.evaluate("() => window.__bench.confirmed[window.__bench.confirmed.length - 1]"))
+            context.close()
+        finally:
+            browser.close()
+    o, f, c = _pcts(ours_s), _pcts(floor_s), _pcts(confirmed)
+    return {
+        "ours": o, "floor": f, "confirmed": c, "taps": taps, "throttle": throttle, "latency_ms": latency_ms,
+        "ratio_p50": o["p50_ms"] / f["p50_ms"], "ratio_p95": o["p95_ms"] / f["p95_ms"],
+        "samples": {"ours": [round(x, 1) for x in ours_s], "floor": [round(x, 1) for x in floor_s],
+                    "confirmed": [round(x, 1) for x in confirmed]},
+    }
+
+
+def board_heights(base: str) -> dict[str, Any]:
+    """Issue #14: at 360x640, per variant and state (bench/states.py), where the lowest
+    button of the pad ends and how tall the page is (px). ``{variant: {state: {"buttons",
+    "page"}}}``."""
+    import http.client
+    import json
+    import urllib.parse
+
+    from playwright.sync_api import sync_playwright
+
+    from bench.states import VARIANTS, states
+
+    host = urllib.parse.urlsplit(base)
+
+    def post(path: str, form=None, body=None, headers=None):
+        conn = http.client.HTTPConnection(host.hostname, host.port, timeout=10)
+        h = dict(headers or {})
+        data = None
+        if form is not None:
+            data, h["Content-Type"] = urllib.parse.urlencode(form), "application/x-www-form-urlencoded"
+        else:
+            data, h["Content-Type"] = json.dumps(body), "application/json"
+        conn.request("POST", path, body=data, headers=h)
+        r = conn.getresponse()
+        out = (r.status, r.getheader("Location"), r.read())
+        conn.close()
+        return out
+
+    ensure_chromium()
+    out: dict[str, Any] = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 360, "height": 640})
+            for variant, fields in VARIANTS:
+                out[variant] = {}
+                for name, actions in states(variant).items():
+                    _s, path, _b = post("/matches", form={"variant": variant, "mano": "0", **fields})
+                    _, _, match_id, key = path.split("/")
+                    for version, action in enumerate(actions):
+                        post(f"/api/matches/{match_id}/actions", body={"action": action, "version": version},
+                             headers={"X-Edit-Key": key})
+                    page.goto(base + path)
+                    out[variant][name] = page.evaluate("""() => ({
+                      buttons: Math.max(0, ...[...document.querySelectorAll('#pad button.act')].map(b => b.getBoundingClientRect().bottom)),
+                      page: document.documentElement.scrollHeight})""")
+        finally:
+            browser.close()
+    return out

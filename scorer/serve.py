@@ -77,7 +77,9 @@ def serve_command(
     from scorer.web.qr import terminal
 
     db = Path(db_path).expanduser().resolve()
-    app = create_app({"DATABASE": str(db), "PUBLIC_URL": public_url, "GHOST_TAP_SECONDS": ghost_tap_ms / 1000})
+    # Share links may name a LAN address only where the server listens on every interface.
+    app = create_app({"DATABASE": str(db), "PUBLIC_URL": public_url, "GHOST_TAP_SECONDS": ghost_tap_ms / 1000,
+                      "SHARE_LAN": host in ("0.0.0.0", "::", "")})
     if port:
         # Try the address first: waitress leaves its socket open when binding fails.
         try:

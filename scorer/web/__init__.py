@@ -32,6 +32,9 @@ def asset_dir(name: str) -> Path:
 
 #: The vendored htmx (npm package htmx.org; version and sha256 in static/vendor/htmx.txt).
 HTMX_FILE = "vendor/htmx-2.0.11.min.js"
+#: The vendored idiomorph with its htmx "morph" extension (npm package idiomorph; version
+#: and sha256 in static/vendor/idiomorph.txt): answers and polls change only what changed.
+MORPH_FILE = "vendor/idiomorph-ext-0.8.0.min.js"
 
 #: Content-Security-Policy of every response: nothing inline, nothing from elsewhere.
 CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
@@ -147,6 +150,7 @@ def default_config(app: Flask) -> dict[str, Any]:
     return {
         "DATABASE": os.path.join(app.instance_path, "truco.sqlite3"),
         "PUBLIC_URL": None,
+        "SHARE_LAN": True,
         "MATCH_CACHE_SIZE": 1024,
         "LANGUAGES": i18n.LANGUAGES,
         "BABEL_DEFAULT_LOCALE": "pt_BR",
@@ -162,7 +166,7 @@ def register_views(app: Flask) -> None:
     from scorer.web import api, errors, labels, lang, matches, records, shell, tools
 
     errors.init_app(app)
-    app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, STAGE_NAMES=labels.STAGE_NAMES)
+    app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, MORPH_FILE=MORPH_FILE, STAGE_NAMES=labels.STAGE_NAMES)
     for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp):
         app.register_blueprint(blueprint)
 
@@ -187,7 +191,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``config`` (a mapping: ``truco serve``'s settings, or a test's) overrides the defaults,
     e.g. ``{"TESTING": True, "DATABASE": tmp_path / "t.sqlite3"}``. Settings: ``DATABASE``
     (SQLite file path; default ``instance/truco.sqlite3``), ``PUBLIC_URL`` (base URL put in
-    share links and QR codes; default: the URL the request came in on), ``MATCH_CACHE_SIZE``
+    share links and QR codes; default: the URL the request came in on, or the machine's LAN
+    address when that was a loopback name and ``SHARE_LAN`` is true, as it is unless
+    ``truco serve`` listens on one specific address), ``MATCH_CACHE_SIZE``
     (replayed matches kept in memory), ``MAX_CONTENT_LENGTH`` (bytes of a request body;
     more is a 413), ``MAX_ACTIONS`` (actions one match can hold; a real one has a few
     hundred), ``GHOST_TAP_SECONDS`` (a tap on a board shown less than this long ago is taken

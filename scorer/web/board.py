@@ -15,7 +15,7 @@ from flask_babel import gettext
 from scorer import seats as seating
 from scorer.schema import State, bare_action
 from scorer.series import SeriesStatus
-from scorer.variants import Variant, get_variant
+from scorer.variants import ENVIDO_CALLS, FLOR_CALLS, Variant, get_variant
 from scorer.web import labels
 
 
@@ -49,9 +49,10 @@ def buttons(state: State) -> dict[str, Any]:
             out["envido_points"] = action
             continue
         if kind == "adjust":
-            out["adjust"][action["side"]].append(
-                {"label": f"{action['delta']:+d}", "note": "", "json": labels.action_json(action), "type": kind,
-                 "id": button_id(action)}
+            side, delta = action["side"], action["delta"]
+            out["adjust"][side].append(
+                {"label": f"{delta:+d}", "note": "", "json": labels.action_json(action), "type": kind,
+                 "id": button_id(action), "pays": [delta, 0] if side == 0 else [0, delta]}
             )
             continue
         button = {
@@ -70,6 +71,132 @@ def buttons(state: State) -> dict[str, Any]:
         else:
             out["shared"].append(button)
     return out
+
+
+#: Each side's places, top to bottom, two cells wide (issue #14: a steady board). A cell
+#: holds one kind of action for the whole match; a row only exists where the variant has
+#: what it holds. An action that fits no cell goes to ``extra`` (below the pad, never lost).
+ROWS = (
+    ("hand", ("hand", None)),          # won the hand (one cell, two wide)
+    ("trick", ("trick", None)),        # won the trick
+    ("answer", ("yes", "no")),         # quiero / no quiero, play / run, won the Envido
+    ("ladder", ("call", "mazo")),      # Truco! (or the raise) / fold
+    ("envido", ("envido", "real")),    # Envido / Real Envido (Contraflor / ... al resto)
+    ("falta", ("falta", "flor")),      # Falta Envido (No tengo flor) / Flor
+)
+#: The shared row (parda trick, a hand nobody wins), below the two sides' trick cells.
+SHARED_CELLS = ("parda", "tie")
+
+
+def cell_of(action: dict[str, Any]) -> str | None:
+    """The name of the cell an action's button sits in (see :data:`ROWS`), or None."""
+    kind, call = action.get("type"), action.get("call")
+    if kind == "hand_winner":
+        return "hand" if action.get("side") in (0, 1) else "tie"
+    if kind == "trick":
+        return "trick" if action.get("winner") in (0, 1) else "parda"
+    if kind == "call":
+        if call in ("envido", "contraflor"):
+            return "envido"
+        if call in ("real_envido", "contraflor_al_resto"):
+            return "real"
+        if call == "falta_envido":
+            return "falta"
+        if call == "flor":
+            return "flor"
+        return "call"  # the truco ladder's calls
+    if kind == "no_flor":
+        return "falta"
+    if kind in ("quiero", "envido_winner") or (kind == "special_hand" and action.get("decision") == "play"):
+        return "yes"
+    if kind in ("no_quiero",) or (kind == "special_hand" and action.get("decision") == "run"):
+        return "no"
+    if kind == "mazo":
+        return "mazo"
+    return None
+
+
+def pays(action: dict[str, Any]) -> list[int] | None:
+    """Tentos the action adds to each side at once (``[0, 3]``), from the engine's
+    ``points``/``points_side`` (before the cap at the target); None for a call (its
+    stake is paid later) or where nothing is paid now."""
+    side, points = action.get("points_side"), action.get("points")
+    if action.get("type") == "call" or side not in (0, 1) or not points:
+        return None
+    out = [0, 0]
+    out[side] = int(points)
+    return out
+
+
+def pad(state: dict[str, Any]) -> dict[str, Any]:
+    """The steady board's places: ``{"rows": [{"name", "cells": [cell, ...]}], "extra": [...]}``.
+
+    Every row has four cells (side 0's two, then side 1's); a cell is ``{"slot": "0-hand",
+    "wide": bool, "button": button or None, "inert": label}``: ``slot`` names the place
+    (the same all match long), ``button`` is the legal action there now (see
+    :func:`buttons` for its shape, plus ``pays``), ``inert`` the word shown greyed when
+    nothing applies there ("" for an empty place). The shared row (parda, nobody) comes
+    after the trick row. Rows the variant never uses (Envido, Flor) are left out.
+    """
+    names, variant_id = state["names"], state["variant"]
+    variant = get_variant(variant_id)
+    has_flor = variant.plays_flor(state.get("options") or {})
+    wanted = {"hand", "trick", "answer", "ladder"}
+    if variant.envido is not None:
+        wanted |= {"envido", "falta"}
+    elif has_flor:
+        wanted |= {"envido", "falta"}
+    placed: dict[str, dict[str, Any]] = {}
+    extra = []
+    for action in state.get("legal_actions", []):
+        kind = action.get("type")
+        if kind in ("declare_points", "adjust", "undo"):
+            continue
+        cell = cell_of(action)
+        side = labels.action_side(action)
+        key = f"{side}-{cell}" if cell not in SHARED_CELLS else f"s-{cell}"
+        button = make_button(variant_id, action, names, state)
+        if cell is None or key in placed:
+            extra.append(button)
+        else:
+            placed[key] = button
+
+    def inert(side: int, cell: str) -> str:
+        if cell == "hand":
+            return labels.action_label(variant_id, {"type": "hand_winner", "side": side}, names, state)
+        if cell == "trick":
+            return labels.action_label(variant_id, {"type": "trick", "winner": side}, names, state)
+        return ""
+
+    rows = []
+    for name, (left, right) in ROWS:
+        if name not in wanted:
+            continue
+        if name == "falta" and not has_flor and variant.envido is not None:
+            right = None  # no Flor: Falta Envido alone
+        cells = []
+        for side in (0, 1):
+            for cell in (left, right) if right else (left,):
+                cells.append({"slot": f"{side}-{cell}", "wide": right is None and cell == left,
+                              "button": placed.get(f"{side}-{cell}"), "inert": inert(side, cell)})
+        rows.append({"name": name, "cells": cells})
+        if name == "trick":
+            rows.append({"name": "shared", "cells": [
+                {"slot": f"s-{cell}", "wide": True, "button": placed.get(f"s-{cell}"), "inert": ""}
+                for cell in SHARED_CELLS]})
+    return {"rows": rows, "extra": extra}
+
+
+def make_button(variant_id: str, action: dict[str, Any], names, state: dict[str, Any]) -> dict[str, Any]:
+    """One action's button: ``{"label", "note", "json", "type", "id", "pays"}``."""
+    return {
+        "label": labels.action_label(variant_id, action, names, state),
+        "note": labels.points_note(action, names),
+        "json": labels.action_json(action),
+        "type": action.get("type"),
+        "id": button_id(action),
+        "pays": pays(action),
+    }
 
 
 def button_id(action: dict[str, Any]) -> str:
@@ -187,7 +314,13 @@ def view(state: dict[str, Any], last_action: dict[str, Any] | None = None) -> di
         "tallies": [tally(s, state["target"], get_variant(state["variant"])) for s in state["score"]],
         "stages": state.get("stages"),
         "buttons": buttons(state),
+        "pad": pad(state),
+        "cap": state["target"] if state.get("ends_at_once") else 0,
         "log": log,
         "delta": last_delta(log, undone),
         "announce": announcement(state, log, undone),
+        # What Undo would drop, named in its confirmation ("Undo «Eles: Quero»?").
+        "undo_what": log[0]["text"] if log else None,
+        # A correction keeps its panel open (without JavaScript too: the page is new).
+        "adjust_open": bool(last_action) and last_action.get("type") == "adjust",
     }

@@ -7,7 +7,9 @@ Views import this module (and :mod:`scorer.web.forms`), never each other.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import abort, current_app, jsonify, request, url_for
 from flask_babel import gettext
@@ -49,9 +51,52 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+#: Host names that mean "this machine" to the browser that used them, and to no other.
+LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
+
+
+def is_loopback(hostname: str) -> bool:
+    """Whether ``hostname`` (no port) names this machine only: ``localhost``,
+    ``*.localhost``, 127.0.0.0/8 or ``::1``."""
+    name = hostname.strip("[]").lower().rstrip(".")
+    if name in LOOPBACK_NAMES or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def share_base() -> tuple[str, str]:
+    """The base URL for links other phones open, and why it was chosen.
+
+    ``("https://truco.example", "public")`` with ``PUBLIC_URL`` (``--public-url``); else,
+    when this request came through a loopback name or address (``localhost``,
+    ``127.0.0.1``: no other phone can reach it), the machine's first LAN address with the
+    request's port (``"lan"``, as ``truco serve`` prints it), if the server listens there
+    (``SHARE_LAN``); else the request's own base (``"request"``, also when the machine has
+    no other address).
+    """
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return public.rstrip("/"), "public"
+    here = urlsplit(request.host_url)
+    try:
+        hostname, port = here.hostname or "", here.port
+    except ValueError:  # a malformed port in the Host header: keep the request's base
+        hostname, port = "", None
+    if is_loopback(hostname) and current_app.config.get("SHARE_LAN", True):
+        from scorer.serve import lan_addresses
+
+        lan = lan_addresses()
+        if lan:
+            return f"{here.scheme}://{lan[0]}{f':{port}' if port else ''}", "lan"
+    return request.host_url.rstrip("/"), "request"
+
+
 def public_base() -> str:
-    """The base URL for links other phones open (``PUBLIC_URL`` or this request's)."""
-    return (current_app.config.get("PUBLIC_URL") or request.host_url).rstrip("/")
+    """The base URL for links other phones open (see :func:`share_base`)."""
+    return share_base()[0]
 
 
 def error_json(e: TrucoError, status: int = 422, names: Any = None):

@@ -24,7 +24,7 @@ from flask_babel import gettext
 from scorer import store
 from scorer.errors import RuleError
 from scorer.web import board, forms, qr
-from scorer.web.common import check_key, get_match_or_404, is_htmx, public_base, service
+from scorer.web.common import check_key, get_match_or_404, is_htmx, public_base, service, share_base
 from scorer.web.db import get_db
 from scorer.web.engine import APPLIED, DUPLICATE, STALE, check_undo
 from scorer.web.i18n import default_names, translate, translator
@@ -60,6 +60,8 @@ def board_context(row: store.MatchRow, *, key: str | None, message: str | None =
         rematch_url=rematch_url(row, key),
         oob=is_htmx(),
         shown=f"{time.time():.3f}",
+        # The double-tap guard's window after a redraw (ms; 0 = off, as ``--ghost-tap-ms 0``).
+        guard_ms=round(current_app.config["GHOST_TAP_SECONDS"] * 1000),
     )
     ctx["say"] = board.spoken(state, ctx["pending_call"], ctx["special"], ctx["series"], ctx["seats"])
     return ctx
@@ -120,9 +122,16 @@ def scoreboard(match_id: str, key: str):
     """
     row = get_match_or_404(match_id)
     check_key(row, key)
-    response = render_board(row, key=key)
+    response = render_board(row, key=key, message=revanche_notice())
     forms.remember(response, None, row)
     return response
+
+
+def revanche_notice() -> str | None:
+    """The short notice of a page that a poll moved to the Revanche (``?revanche=1``)."""
+    if request.args.get("revanche") != "1":
+        return None
+    return gettext("The Revanche has started: this is its scoreboard.")
 
 
 @bp.get("/m/<match_id>/<key>/board")
@@ -132,7 +141,17 @@ def poll(match_id: str, key: str):
     check_key(row, key)
     if forms.unchanged(row):
         return "", 204
-    return render_board(row, key=key)
+    return follow_revanche(row, render_board(row, key=key), key)
+
+
+def follow_revanche(row: store.MatchRow, response, key: str | None):
+    """A poll from a phone (or TV) that did not yet know the Revanche of this finished
+    match: ``response`` (the board, with its link to the Revanche) also tells htmx to go
+    there (``HX-Redirect``), where the page says so (``?revanche=1``)."""
+    target = rematch_url(row, key) if row.rematch and request.args.get("rematch", "0") == "0" else None
+    if target and is_htmx():
+        response.headers["HX-Redirect"] = target + "?revanche=1"
+    return response
 
 
 @bp.post("/m/<match_id>/<key>/actions")
@@ -212,7 +231,7 @@ def share(match_id: str, key: str):
     """The share page: the edit link as a QR code, and the watch-only link."""
     row = get_match_or_404(match_id)
     check_key(row, key)
-    base = public_base()
+    base, why = share_base()
     edit_url = base + url_for("matches.scoreboard", match_id=row.id, key=key)
     watch_url = base + url_for("matches.watch", match_id=row.id)
     return render_template(
@@ -221,6 +240,8 @@ def share(match_id: str, key: str):
         key=key,
         edit_url=edit_url,
         watch_url=watch_url,
+        base=base,
+        why=why,
         edit_qr=qr.svg(edit_url, gettext("QR code of the link to join and score")),
         watch_qr=qr.svg(watch_url, gettext("QR code of the watch-only link")),
     )
@@ -232,7 +253,7 @@ def watch(match_id: str):
 
     :raise 404: unknown match.
     """
-    return render_board(get_match_or_404(match_id), key=None)
+    return render_board(get_match_or_404(match_id), key=None, message=revanche_notice())
 
 
 @bp.get("/w/<match_id>/board")
@@ -241,7 +262,7 @@ def watch_poll(match_id: str):
     row = get_match_or_404(match_id)
     if forms.unchanged(row):
         return "", 204
-    return render_board(row, key=None)
+    return follow_revanche(row, render_board(row, key=None), None)
 
 
 @bp.app_context_processor

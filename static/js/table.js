@@ -1,5 +1,6 @@
-/* truco-scorer at the table: service worker, read aloud, wake lock, vibration, offline state.
-   Everything here is an extra: the pages work without it (forms post and redirect). */
+/* truco-scorer at the table: the instant score and the double-tap guard, service worker, read
+   aloud, wake lock, vibration, offline state. Everything here is an extra: the pages work
+   without it (forms post and redirect). */
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -101,26 +102,166 @@
     else if (status >= 500) setOnline(false);
   });
 
-  /* Feel: a short vibration when this phone's action was recorded. (beforeSwap: the form
-     that made the request is still in the page; afterRequest would fire on a detached one.) */
-  var focusWasOnBoard = false;
-  document.addEventListener("htmx:beforeRequest", function () {
+  /* ---- Taps on the steady board (issue #14) -------------------------------------------
+     Paint first, then send: a tap on an action button writes the score it pays at once
+     (data-pays, from the engine's points; data-cap: the target where the game ends at
+     once), marked as pending, and posts its form one frame later. The answer (200, or
+     409/422 with the server's message) is morphed in and is the truth. One tap is in
+     flight at a time; a tap on a live button meanwhile waits and is sent on the answer's
+     board (with its new version) if its button is still in its place; no answer at all
+     (offline) puts the server's last score back and says the tap was not recorded.
+     The guard is about places: after the board changes, a place (#slot-...) whose button
+     is not the one it held is inert until 1 s after this phone's last tap or 350 ms after
+     the change (data-guard: truco serve --ghost-tap-ms; 0 turns both off), whichever is
+     later; a button that stayed in its place is always live. */
+  var inFlight = null, queued = [], lastTap = -1e9, slotsBefore = null, adjustOpen = null;
+  var OWN_MS = 1000;
+  function scoreEl(i) { return document.getElementById("score" + i); }
+  function paint(button) {
+    /* Only the two numbers change (no class on the board: restyling all of it would cost the
+       frame that shows the tap). */
+    var pays = (button.dataset.pays || "").split(" "), board = document.getElementById("scoreboard");
+    if (pays.length !== 2 || !board) return;
+    var cap = parseInt(board.dataset.cap, 10) || 0;
+    for (var i = 0; i < 2; i++) {
+      var el = scoreEl(i), add = parseInt(pays[i], 10) || 0;
+      if (!el || !add) continue;
+      var n = Math.max(0, (parseInt(el.textContent, 10) || 0) + add);
+      el.textContent = String(cap ? Math.min(cap, n) : n);
+      el.classList.add("tentative");
+    }
+  }
+  function send(form, before) {  /* before: the score shown before this tap was painted */
+    inFlight = { form: form, score: before };
+    /* Once the frame that shows the tap is drawn: htmx's submit handling then costs it
+       nothing (a frame later, not in the task right after it). */
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () {
+        setTimeout(function () {
+          if (!form.isConnected) { inFlight = null; notRecorded(); return; }
+          if (form.requestSubmit) form.requestSubmit(); else form.submit();
+        }, 0);
+      });
+    });
+  }
+  function shownScore() { return [0, 1].map(function (i) { return scoreEl(i) ? scoreEl(i).textContent : ""; }); }
+  function notRecorded() {
+    var note = document.getElementById("not-recorded");
+    if (!note) return;
+    note.hidden = false;
+    note.classList.remove("show"); void note.offsetWidth; note.classList.add("show");
+  }
+  function putBack() {  /* no answer: the server's last score, not the tapped one */
+    if (inFlight && inFlight.score) {
+      for (var i = 0; i < 2; i++) if (scoreEl(i)) { scoreEl(i).textContent = inFlight.score[i]; scoreEl(i).classList.remove("tentative"); }
+    }
+    inFlight = null;
+    queued = [];
+    notRecorded();
+  }
+  /* The tap is taken as the finger lifts (pointerup on the button it went down on: a few
+     frames before the click); the click that follows is then only swallowed. A keyboard's
+     Enter or Space (a click with no pointer before it) is taken on the click. */
+  var downOn = null, takenOn = null, takenAt = 0;
+  document.addEventListener("pointerdown", function (e) {
+    downOn = e.isPrimary && e.target.closest ? e.target.closest("#scoreboard button.act") : null;
+  }, true);
+  document.addEventListener("pointerup", function (e) {
+    var button = e.target.closest && e.target.closest("#scoreboard button.act");
+    if (!button || button !== downOn || !button.form || (e.pointerType === "mouse" && e.button !== 0)) return;
+    downOn = null;
+    takenOn = button;
+    takenAt = performance.now();
+    take(button);
+  }, true);
+  document.addEventListener("pointercancel", function () { downOn = null; }, true);
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest && e.target.closest("#scoreboard button.act");
+    if (!button || !button.form) return;
+    e.preventDefault();
+    e.stopPropagation();
+    if (button === takenOn && performance.now() - takenAt < 1000) { takenOn = null; return; }
+    take(button);
+  }, true);
+  function take(button) {
+    var cell = button.closest("[data-slot]"), now = performance.now();
+    if (cell && (parseFloat(cell.dataset.until) || 0) > now) return;  /* a new button under a finger */
+    lastTap = now;
+    var before = shownScore();
+    paint(button);
+    if (inFlight) { queued.push({ slot: cell ? cell.id : null, action: button.dataset.action }); return; }
+    send(button.form, before);
+  }
+  function isBoard(e) { return e.detail.target && e.detail.target.id === "scoreboard"; }
+  function isPoll(e) { return e.detail.requestConfig && e.detail.requestConfig.verb === "get"; }
+  document.addEventListener("htmx:beforeRequest", function (e) {
     /* Before hx-disabled-elt takes the focus off the tapped button. */
     var board = document.getElementById("scoreboard");
     if (board && board.contains(document.activeElement)) focusWasOnBoard = true;
+    if (isBoard(e) && isPoll(e) && (inFlight || queued.length)) e.preventDefault();  /* no poll over a pending tap */
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
     var xhr = e.detail.xhr;
     if (reached(xhr)) setOnline(true);
-    if (e.detail.requestConfig && e.detail.requestConfig.verb === "post" &&
-        xhr && xhr.status >= 200 && xhr.status < 300 && navigator.vibrate) {
-      navigator.vibrate(35);
+    if (!isBoard(e) || !e.detail.shouldSwap) return;
+    if (isPoll(e) && inFlight) { e.detail.shouldSwap = false; return; }  /* our answer will bring it */
+    if (!isPoll(e) && xhr && xhr.status >= 200 && xhr.status < 300 && navigator.vibrate) navigator.vibrate(35);
+    slotsBefore = {};
+    var cells = document.querySelectorAll("#scoreboard [data-slot]"), i, b;
+    for (i = 0; i < cells.length; i++) {
+      b = cells[i].querySelector("button.act");
+      slotsBefore[cells[i].id] = b ? { action: b.dataset.action, shown: b.form.elements.shown.value } : null;
     }
+    var adjust = document.getElementById("adjust");
+    adjustOpen = adjust ? adjust.open : null;
   });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (!isBoard(e) || !slotsBefore) return;
+    var board = document.getElementById("scoreboard"), guard = parseInt(board && board.dataset.guard, 10);
+    if (isNaN(guard)) guard = 350;
+    var now = performance.now(), until = guard > 0 ? Math.max(lastTap + OWN_MS, now + guard) : 0;
+    var cells = document.querySelectorAll("#scoreboard [data-slot]"), i, cell, b, was;
+    for (i = 0; i < cells.length; i++) {
+      cell = cells[i]; b = cell.querySelector("button.act"); was = slotsBefore[cell.id];
+      if (b && was && was.action === b.dataset.action) {
+        b.form.elements.shown.value = was.shown;  /* it stayed: the server's guard lets it through too */
+      } else if ((b || was) && until > now) {
+        cell.dataset.until = String(until);
+        cell.classList.add("fresh");
+        setTimeout(unfresh.bind(null, cell.id, until), until - now);
+      }
+    }
+    slotsBefore = null;
+    var adjust = document.getElementById("adjust");
+    if (adjust && adjustOpen !== null) adjust.open = adjustOpen;  /* open until closed */
+  });
+  function unfresh(id, until) {
+    var cell = document.getElementById(id);
+    if (cell && cell.dataset.until === String(until)) cell.classList.remove("fresh");
+  }
   document.addEventListener("htmx:afterRequest", function (e) {
     var xhr = e.detail.xhr;
     if (reached(xhr)) setOnline(true);
+    if (!inFlight || isPoll(e) || !isBoard(e)) return;
+    if (!xhr || !xhr.status || xhr.status >= 500 || !reached(xhr)) { putBack(); return; }
+    inFlight = null;
+    var ok = xhr.status >= 200 && xhr.status < 300, next = queued;
+    queued = [];
+    if (!ok) return;  /* refused: the server's message says so; the taps after it are not sent */
+    next.forEach(function (tap) {
+      var where = tap.slot ? document.getElementById(tap.slot) : document.getElementById("scoreboard");
+      var b = where && where.querySelector("button.act[data-action='" + CSS.escape(tap.action) + "']");
+      if (!b) return;  /* its button is gone (a quick second tap on "Quero"): a double tap, dropped */
+      if (inFlight) { queued.push(tap); paint(b); return; }
+      var before = shownScore();
+      paint(b);
+      send(b.form, before);
+    });
   });
+  document.addEventListener("htmx:sendError", function (e) { if (inFlight && !isPoll(e)) putBack(); });
+  document.addEventListener("htmx:timeout", function (e) { if (inFlight && !isPoll(e)) putBack(); });
+
+  var focusWasOnBoard = false;
   document.addEventListener("htmx:afterSettle", function () {
     var board = document.getElementById("scoreboard");
     /* Keyboard users keep their place: htmx restores focus by id; otherwise the board. */

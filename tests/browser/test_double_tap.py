@@ -31,26 +31,29 @@ def stored_version(server: Server, match_id: str) -> int:
     return json.loads(text)["version"]
 
 
-def test_second_tap_on_the_new_board_is_not_recorded(chromium, guarded):
+def test_a_button_that_stayed_counts_again_and_one_that_just_took_a_place_does_not(chromium, guarded):
+    """Issue #14 changed this: the guard is about places. The same "won the hand" tapped again
+    at once counts (it stayed in its place: two hands in a row); a button that has just taken
+    the place of another (here "Quero!", where nothing was) is inert, and looks it."""
     path, match_id, _key = create_match(guarded)
     ctx = new_context(chromium)
     page = ctx.new_page()
     try:
         page.goto(f"http://127.0.0.1:{guarded.port}{path}")
-        # The first tap is on a board shown long enough ago: the server is told so.
+        # The board was shown long enough ago: the server's guard is told so.
         page.eval_on_selector_all("input[name=shown]", "els => els.forEach(e => e.value = String(Date.now() / 1000 - 10))")
         action_button(page, WON).click()
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
-        where = action_button(page, WON).bounding_box()
-        action_button(page, WON).click()  # the same finger, on the board that just arrived
-        expect(page.locator("#scoreboard .msg")).to_be_visible()
-        assert stored_version(guarded, match_id) == 1
-        # The message floats: the button is still under the finger, and a tap reaches it.
-        assert action_button(page, WON).bounding_box() == where
-        assert page.evaluate(
-            "([x, y]) => document.elementFromPoint(x, y).closest('button')?.dataset.action",
-            [where["x"] + where["width"] / 2, where["y"] + where["height"] / 2],
-        ) == action_button(page, WON).get_attribute("data-action")
+        action_button(page, WON).click()  # the same place, at once: a second hand
+        expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
+        assert stored_version(guarded, match_id) == 2
+        action_button(page, {"call": "truco", "side": 0, "type": "call"}).click()
+        expect(page.locator("#scoreboard")).to_have_attribute("data-version", "3")
+        quero = action_button(page, {"side": 1, "type": "quiero"})
+        expect(page.locator("#slot-1-yes")).to_have_class(re.compile(r"\bfresh\b"))
+        quero.click()  # lands on a place that just changed: nothing is sent
+        expect(page.locator("#slot-1-yes")).not_to_have_class(re.compile(r"\bfresh\b"))
+        assert stored_version(guarded, match_id) == 3
     finally:
         ctx.close()
 

@@ -1,0 +1,298 @@
+"""Issue #14 in Chromium on `truco serve`: a steady board on one screen, the score painted
+as the finger lifts, the guard by places, the TV size, the Revanche followed, the
+corrections panel and the Undo confirmation, and share links that phones can open."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import PHONE, action_button, api_act, create_match, new_context, request, watch_errors
+from live_server import Server
+from playwright.sync_api import expect
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/ (the states)
+from bench.states import VARIANTS, states  # noqa: E402
+
+#: Every place of the pad, and the box of each: ``{slot id: [x, y, w, h]}``, plus what a
+#: player must reach on the first screen: every live button of the hand, answer and trick
+#: rows (and the scores, and Undo).
+PLACES = """() => {
+  const box = el => { const r = el.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
+  const slots = {};
+  document.querySelectorAll('#pad [data-slot]').forEach(c => slots[c.id] = box(c));
+  const live = [...document.querySelectorAll('#pad button.act')].map(b => ({action: b.dataset.action, bottom: b.getBoundingClientRect().bottom}));
+  const undo = document.querySelector('#undo');
+  return {slots, live, scores: [0, 1].map(i => document.getElementById('score' + i).getBoundingClientRect().bottom),
+          undo: undo ? undo.getBoundingClientRect().bottom : null, scrollWidth: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.fixture
+def guarded(tmp_path):
+    """``truco serve`` with the double-tap guard as shipped (``--ghost-tap-ms 350``)."""
+    server = Server(tmp_path / "guarded.sqlite3", threads=4, ghost_tap_ms=350)
+    yield server
+    if server.proc.poll() is None:
+        server.stop()
+
+
+def set_up(live, variant, fields, actions):
+    path, match_id, key = create_match(live, variant=variant, **fields)
+    version = 0
+    for action in actions:
+        version = api_act(live, match_id, key, action, version)["version"]
+    return path, match_id, key
+
+
+def stored(live, match_id) -> dict:
+    status, _h, text = request(live, "GET", f"/api/matches/{match_id}")
+    assert status == 200
+    return json.loads(text)
+
+
+@pytest.mark.parametrize(("variant", "fields"), VARIANTS, ids=[v for v, _f in VARIANTS])
+def test_places_stay_put_and_everything_fits_one_screen(chromium, live, variant, fields):
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    first = None
+    for name, actions in states(variant).items():
+        path, _id, _key = set_up(live, variant, fields, actions)
+        page.goto(live.url + path)
+        seen = page.evaluate(PLACES)
+        # Every side's places are where they were at the start of the match.
+        if first is None:
+            first = seen["slots"]
+        assert seen["slots"] == first, (variant, name)
+        # Both scores, every live button of the pad and Undo on the first 640 px, no sideways scroll.
+        assert max(seen["scores"]) <= PHONE["height"], (variant, name)
+        late = [b for b in seen["live"] if b["bottom"] > PHONE["height"]]
+        assert not late, (variant, name, late)
+        if seen["undo"] is not None:
+            assert seen["undo"] <= PHONE["height"], (variant, name)
+        assert seen["scrollWidth"] <= PHONE["width"], (variant, name)
+    ctx.close()
+
+
+@pytest.mark.parametrize(("viewport", "variant"), [((640, 360), "argentino-30"), ((640, 360), "paulista"),
+                                                   ((320, 568), "argentino-30"), ((320, 568), "paulista")])
+def test_landscape_and_small_phone(chromium, live, viewport, variant):
+    width, height = viewport
+    ctx = chromium.new_context(viewport={"width": width, "height": height}, locale="pt-BR", has_touch=True)
+    page = ctx.new_page()
+    fields = dict(VARIANTS)[variant]
+    for name, actions in states(variant).items():
+        path, _id, _key = set_up(live, variant, fields, actions)
+        page.goto(live.url + path)
+        seen = page.evaluate(PLACES)
+        assert seen["scrollWidth"] <= width, name
+        if width > height:  # landscape: the scores beside the buttons, all on one screen
+            scores = page.locator(".scores").bounding_box()
+            pad = page.locator("#pad").bounding_box()
+            assert scores["x"] + scores["width"] <= pad["x"], name
+            assert all(b["bottom"] <= height for b in seen["live"]), (name, seen["live"])
+            assert seen["undo"] is None or seen["undo"] <= height, name
+    ctx.close()
+
+
+#: A call, then the answer's button that a slow double tap hits twice: Paulista's Truco
+#: (after "Quero!" its place is left empty) and Argentine Envido (after "Quiero" the same
+#: place offers "won the Envido": the guard's case).
+QUERO_CASES = [
+    ("paulista", {}, {"type": "call", "side": 0, "call": "truco"}),
+    ("argentino-30", {"flor": "True"}, {"type": "call", "side": 0, "call": "envido"}),
+]
+
+
+def double_tap_after_quero(chromium, server, variant, fields, call, gap):
+    """Tap Eles' "Quero" and again at the same point ``gap`` ms later; the stored state."""
+    path, match_id, _key = set_up(server, variant, fields, [call])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(server.url + path)
+    box = action_button(page, {"side": 1, "type": "quiero"}).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
+    page.wait_for_timeout(gap)  # the finger's rhythm (input timing, not synchronisation)
+    page.touchscreen.tap(x, y)
+    page.wait_for_load_state("networkidle")
+    ctx.close()
+    return stored(server, match_id)
+
+
+@pytest.mark.parametrize("gap", [400, 800])
+@pytest.mark.parametrize(("variant", "fields", "call"), QUERO_CASES, ids=["paulista-truco", "argentino-envido"])
+def test_slow_double_taps_after_quero_record_nothing_more(chromium, guarded, variant, fields, call, gap):
+    """The measured case: a call, then "Quero" tapped again at the same point 400 and 800 ms
+    later (the finger's second tap): nothing more is recorded."""
+    state = double_tap_after_quero(chromium, guarded, variant, fields, call, gap)
+    assert state["version"] == 2 and state["score"] == [0, 0], (gap, state["log"])
+
+
+def test_without_the_guard_the_slow_second_tap_would_count(chromium, live):
+    """The control: with the guard off (--ghost-tap-ms 0) the second tap on Envido's "Quiero"
+    lands on "won the Envido", which takes its place, and is recorded."""
+    state = double_tap_after_quero(chromium, live, *QUERO_CASES[1], gap=400)
+    assert state["version"] == 3, state["log"]
+
+
+def test_two_deliberate_taps_on_the_same_trick_count_twice(chromium, guarded):
+    path, match_id, _key = set_up(guarded, "paulista", {}, [])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(guarded.url + path)
+    box = action_button(page, {"type": "trick", "winner": 0}).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.touchscreen.tap(x, y)
+    page.wait_for_timeout(500)  # the finger's rhythm
+    page.touchscreen.tap(x, y)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
+    state = stored(guarded, match_id)
+    assert state["score"] == [1, 0]  # two tricks: the hand
+    ctx.close()
+
+
+def held_posts(page):
+    """Hold every action POST (the list of held routes) until :func:`release`."""
+    held = []
+    page.route("**/actions", lambda route: held.append(route))
+    return held
+
+
+def release(page, held) -> None:
+    """Let the held POST go on. Playwright runs the route handler while the test talks to the
+    page, so this gives it a bounded number of turns to arrive (the page posts one frame
+    after the tap)."""
+    for _ in range(250):
+        if held:
+            break
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
+    assert len(held) == 1, held
+    held[0].continue_()
+
+
+def test_tap_paints_at_once_then_the_answer_confirms(chromium, live):
+    path, match_id, _key = set_up(live, "paulista", {}, [])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    errors: list[str] = []
+    watch_errors(page, errors)
+    page.goto(live.url + path)
+    held = held_posts(page)
+    action_button(page, {"side": 0, "type": "hand_winner"}).click()
+    # Painted before any answer, and marked as pending.
+    expect(page.locator("#score0")).to_have_text("1")
+    expect(page.locator("#score0")).to_have_class(re.compile(r"\btentative\b"))
+    assert stored(live, match_id)["version"] == 0
+    release(page, held)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
+    expect(page.locator("#score0")).not_to_have_class(re.compile(r"\btentative\b"))
+    expect(page.locator("#score0")).to_have_text("1")
+    assert not errors, errors
+    ctx.close()
+
+
+def test_tap_refused_because_another_phone_acted_first_shows_the_server_state(chromium, live):
+    path, match_id, key = set_up(live, "paulista", {}, [])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(live.url + path)
+    held = held_posts(page)
+    page.route("**/board?*", lambda route: route.abort())  # this phone hears nothing meanwhile
+    action_button(page, {"side": 0, "type": "hand_winner"}).click()
+    expect(page.locator("#score0")).to_have_text("1")
+    api_act(live, match_id, key, {"type": "hand_winner", "side": 1}, 0)  # the other phone, first
+    release(page, held)
+    expect(page.locator("#scoreboard .msg")).to_be_visible()
+    expect(page.locator("#score0")).to_have_text("0")
+    expect(page.locator("#score1")).to_have_text("1")
+    assert stored(live, match_id)["score"] == [0, 1]
+    ctx.close()
+
+
+def test_a_tap_the_scorekeeper_never_answered_is_shown_as_not_recorded(chromium, live):
+    path, match_id, _key = set_up(live, "paulista", {}, [])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(live.url + path)
+    page.route("**/actions", lambda route: route.abort("connectionrefused"))
+    action_button(page, {"side": 0, "type": "hand_winner"}).click()
+    expect(page.locator("#not-recorded")).to_be_visible()
+    expect(page.locator("#score0")).to_have_text("0")  # the server's last score, not the tapped one
+    expect(page.locator("#score0")).not_to_have_class(re.compile(r"\btentative\b"))
+    assert stored(live, match_id)["version"] == 0
+    ctx.close()
+
+
+def test_tv_watch_page_shows_a_big_score(chromium, live):
+    path, match_id, _key = set_up(live, "truco-15", {}, [{"type": "hand_winner", "side": 0}])
+    ctx = chromium.new_context(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+    page = ctx.new_page()
+    page.goto(f"{live.url}/w/{match_id}")
+    for side in (0, 1):
+        assert page.locator(f"#score{side}").bounding_box()["height"] >= 180
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1920
+    ctx.close()
+
+
+def test_revanche_takes_the_watch_page_and_the_other_phone_along(chromium, live):
+    path, match_id, key = set_up(live, "paulista", {}, [{"type": "adjust", "side": 0, "delta": 12}])
+    ctx = new_context(chromium)
+    phone_a, phone_b, tv = ctx.new_page(), ctx.new_page(), ctx.new_page()
+    for p, url in ((phone_a, path), (phone_b, path), (tv, f"/w/{match_id}")):
+        p.goto(live.url + url)
+    phone_a.click("#revanche")
+    expect(phone_a.locator("#scoreboard")).to_have_attribute("data-version", "0")
+    new_path = phone_a.url.replace(live.url, "")
+    new_id = new_path.split("/")[2]
+    assert new_id != match_id
+    phone_b.wait_for_url(f"**{new_path}?revanche=1")
+    tv.wait_for_url(f"**/w/{new_id}?revanche=1")
+    for p in (phone_b, tv):
+        expect(p.locator("#scoreboard .msg")).to_contain_text("Revanche")
+    ctx.close()
+
+
+def test_corrections_panel_stays_open_and_undo_names_the_action(chromium, live):
+    path, match_id, _key = set_up(live, "paulista", {}, [{"type": "call", "side": 0, "call": "truco"}])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(live.url + path)
+    page.click("#adjust summary")
+    for n in (1, 2, 3):
+        page.locator("#adjust button[data-action='{\"delta\":1,\"side\":0,\"type\":\"adjust\"}']").click()
+        expect(page.locator("#scoreboard")).to_have_attribute("data-version", str(1 + n))
+        expect(page.locator("#adjust")).to_have_attribute("open", "")
+    expect(page.locator("#score0")).to_have_text("3")
+    api_act(live, match_id, _key, {"type": "quiero", "side": 1}, 4)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "5")
+    newest = page.locator(".log li .text").first.inner_text()
+    messages = []
+
+    def answer(dialog):
+        messages.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", answer)
+    page.click("#undo")
+    assert messages == [f"Desfazer «{newest}»?"], (messages, newest)
+    assert "quero" in newest.lower() or "Eles" in newest
+    ctx.close()
+
+
+def test_share_links_from_a_loopback_host_on_a_loopback_only_server(chromium, live):
+    """The test server listens on 127.0.0.1 only (--host 127.0.0.1): a LAN address would not
+    reach it, so the links keep the address the page was opened with, and the share page
+    says so. (A server on every interface names its LAN address: tests/test_web.py.)"""
+    path, _id, _key = set_up(live, "paulista", {}, [])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(f"{live.url}{path}/share")
+    link = page.locator("#edit-url").get_attribute("href")
+    assert link.startswith(f"{live.url}/m/"), link
+    expect(page.locator("#address-choice")).to_contain_text(live.url)
+    ctx.close()

@@ -173,7 +173,7 @@ def test_cli_replay_bad_option_exits_2():
     assert json.loads(result.output)["error"]["code"] == "bad_option"
 
 
-@pytest.mark.parametrize("module", ["scorer.match", "scorer.variants", "scorer.errors"])
+@pytest.mark.parametrize("module", ["scorer.match", "scorer.variants", "scorer.errors", "scorer.tournament"])
 def test_engine_imports_neither_flask_nor_sqlite3(module):
     code = f"import sys, {module}; print(sorted(m for m in sys.modules if m.split('.')[0] in ('flask', 'sqlite3', '_sqlite3')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -191,6 +191,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(tools.bp)
     app.register_blueprint(lang.bp)
     app.register_blueprint(shell.bp)
+    from scorer.web import tournament_api, tournament_service, tournaments  # tournaments (issue 11)
+
+    app.register_blueprint(tournaments.bp)
+    app.register_blueprint(tournament_api.bp)
+    app.extensions["truco_matches"].listeners.append(tournament_service.on_action)
 
     @app.after_request
     def security_headers(response):

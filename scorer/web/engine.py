@@ -32,6 +32,8 @@ class MatchService:
         self.max_actions = int(max_actions)
         self._cache: OrderedDict[str, Match] = OrderedDict()
         self._lock = threading.RLock()
+        #: Called as ``listener(db, row)`` after every stored action (tournaments, issue 11).
+        self.listeners: list[Callable[[sqlite3.Connection, store.MatchRow], None]] = []
 
     def _match(self, db: sqlite3.Connection, row: store.MatchRow) -> Match:
         """The Match for ``row`` at ``row.version`` (lock held by the caller)."""
@@ -137,7 +139,13 @@ class MatchService:
                 if undo:
                     check_undo(row)
                 return answer(STALE, m, row)
-            return answer(APPLIED, m, row)
+            outcome = answer(APPLIED, m, row)
+        # --- hook (issue 11): a stored action may end a tournament match; listeners advance it.
+        if self.listeners:
+            after = store.get_match(db, match_id)
+            for listener in self.listeners:
+                listener(db, after)
+        return outcome
 
     @staticmethod
     def check_settings(variant: str, options: dict[str, Any], mano: int) -> Match:

@@ -233,7 +233,8 @@ def create_from(data: dict[str, Any]) -> service.Loaded:
         raw_teams = [t.get("name") for t in raw_teams]
     teams = list(core.check_teams(raw_teams))
     players = players or [[] for _ in teams]
-    options = data.get("options") or {}
+    options = data.get("options")
+    options = {} if options is None else options
     if not isinstance(options, dict):
         raise core.TournamentError("bad_options", core.N_("Options must be a JSON object."))
     m = match_service().check_settings(data.get("variant"), options, 0)

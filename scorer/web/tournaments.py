@@ -165,6 +165,57 @@ def _bye_team(loaded: service.Loaded, bye: Any) -> int | None:
     return bye
 
 
+def audit_lines(loaded: service.Loaded, audit: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The audit log in words (newest first): ``{"at", "who", "what", "match", "before", "after"}``."""
+    teams = loaded.row.teams
+
+    def name(i: Any) -> str:
+        return teams[i] if isinstance(i, int) and 0 <= i < len(teams) else "…"
+
+    def match_of(slot: str | None) -> str:
+        sv = loaded.view.slots.get(slot or "")
+        if sv is None:
+            return slot or ""
+        return f"{name(sv.teams[0])} v {name(sv.teams[1])} ({stage_title(sv.slot.stage)}, {sv.slot.round})"
+
+    def result(slot: str | None, res: Any) -> str:
+        if not isinstance(res, dict) or "winner" not in res:
+            return ""
+        sv = loaded.view.slots.get(slot or "")
+        sides = sv.teams if sv else (None, None)
+        won, lost = name(sides[res["winner"]]), name(sides[1 - res["winner"]])
+        if res["kind"] == "walkover":
+            return gettext("W.O.: %(team)s absent", team=lost)
+        if res["kind"] == "abandonment":
+            return gettext("%(team)s left the match", team=lost)
+        a, b = res.get("tentos", (0, 0))
+        text = gettext("won by %(team)s", team=won) + f" ({a}–{b})"
+        if res.get("confirmed"):
+            text += " ✓" + ",".join(name(sides[s]) for s in res["confirmed"] if s in (0, 1))
+        return text
+
+    out = []
+    for a in reversed(audit):
+        before, after, kind = a["before"], a["after"], a["kind"]
+        if kind == "create":
+            words = (gettext("Tournament") + f": {len(after['teams'])}, {after['settings']['format']}", "")
+        elif kind == "draw":
+            words = (", ".join(name(i) for i in after["seeds"]), "")
+        elif kind == "rename":
+            words = (before["name"], after["name"])
+        elif kind == "lots":
+            words = (", ".join(name(i) for i in before["tied"]),
+                     ", ".join(f"{name(int(k))}: {v}" for k, v in after.items()))
+        elif kind == "reopen":
+            words = (result(a["slot"], (before or {}).get("result")),
+                     ", ".join(match_of(s) for s in after.get("undone", [])))
+        else:
+            words = (result(a["slot"], before), result(a["slot"], after))
+        out.append({"at": a["at"], "who": a["who"], "what": kind, "match": match_of(a["slot"]) if a["slot"] else "",
+                    "before": words[0], "after": words[1]})
+    return out
+
+
 def page_context(loaded: service.Loaded, *, organizer: bool) -> dict[str, Any]:
     """Template context shared by the organizer and TV pages."""
     data = describe(loaded, organizer=organizer)
@@ -305,7 +356,7 @@ def organizer(tid: str, key: str):
     from scorer import tournament_store as tstore
 
     ctx = page_context(loaded, organizer=True)
-    ctx.update(key=key, audit=list(reversed(tstore.get_audit(get_db(), tid))),
+    ctx.update(key=key, audit=audit_lines(loaded, tstore.get_audit(get_db(), tid)),
                message=request.args.get("msg"), base=public_base(),
                team_links=[public_base() + url_for("tournaments.team_page", tid=tid, team=i, key=k)
                            for i, k in enumerate(loaded.row.team_keys)])

@@ -195,22 +195,30 @@ def stamp(db: sqlite3.Connection, tid: str) -> str | None:
     return f"{r['v']}-{r['g']}-{r['n']}" if r else None
 
 
-def claim_slot(db: sqlite3.Connection, tid: str, slot: str, match_id: str) -> bool:
-    """Link a slot to its new match and give it the lowest table number free among the
-    undecided slots; False (nothing changed) if another request linked it first."""
+def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, int | None]]) -> int:
+    """Link slots to their new matches, ``(slot, match id, table number)`` each, in one
+    transaction; a table number None gets the lowest one free among the undecided
+    slots. A slot another request linked first is left as it is (its match stays
+    unused). Returns how many slots were linked."""
+    linked = 0
     with store.write(db):
         used = {r["table_number"] for r in db.execute(
             "SELECT table_number FROM tournament_slot WHERE tournament_id = :t AND match_id IS NOT NULL"
             " AND result IS NULL AND table_number IS NOT NULL", {"t": tid})}
-        table = next(n for n in range(1, len(used) + 2) if n not in used)
-        cur = db.execute(
-            "UPDATE tournament_slot SET match_id = :m, series_id = :m, table_number = :n"
-            " WHERE tournament_id = :t AND slot = :slot AND match_id IS NULL",
-            {"m": match_id, "n": table, "t": tid, "slot": slot},
-        )
-        if cur.rowcount == 1:
+        for slot, match_id, table in claims:
+            if table is None:
+                table = next(n for n in range(1, len(used) + 2) if n not in used)
+            cur = db.execute(
+                "UPDATE tournament_slot SET match_id = :m, series_id = :m, table_number = :n"
+                " WHERE tournament_id = :t AND slot = :slot AND match_id IS NULL",
+                {"m": match_id, "n": table, "t": tid, "slot": slot},
+            )
+            if cur.rowcount == 1:
+                used.add(table)
+                linked += 1
+        if linked:
             _bump(db, tid)
-        return cur.rowcount == 1
+    return linked
 
 
 def record_result(db: sqlite3.Connection, tid: str, slot: str, result: dict[str, Any], who: str,

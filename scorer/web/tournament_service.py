@@ -133,17 +133,31 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table") -> Loaded | No
             changed = True
         if changed:
             continue
-        for sid, sv in loaded.view.slots.items():
-            srow = loaded.slots.get(sid)
-            if sv.status == "ready" and srow is not None and srow.match_id is None:
-                changed |= _start(db, loaded, sv)
-        if not changed:
-            return loaded
+        claims = [_start(db, loaded, sv) for sid, sv in loaded.view.slots.items()
+                  if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None]
+        if claims and tstore.claim_slots(db, tid, claims):
+            continue
+        return loaded
     return load(db, tid)
 
 
-def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView) -> bool:
-    """Create the ordinary match of a slot whose teams are known, and link it."""
+def table_for(t: core.Tournament, slot: core.Slot) -> int | None:
+    """The fixed table of a league or group match: its number in the round, after the
+    tables of the groups before it (so a round's tables are 1..n/2 and the room keeps
+    its layout); None for a knockout match (the lowest table free when it starts)."""
+    if slot.stage == "league":
+        return slot.number
+    if slot.stage.startswith("group"):
+        before = 0
+        for g, members in enumerate(core.group_members(t), start=1):
+            if f"group{g}" == slot.stage:
+                return before + slot.number
+            before += len(members) // 2
+    return None
+
+
+def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView) -> tuple[str, str, int | None]:
+    """Create the ordinary match of a slot whose teams are known; the claim to link it."""
     row = loaded.row
     a, b = sv.teams  # both known: status "ready"
     players = None
@@ -153,7 +167,7 @@ def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView) -> bool:
         players = [list(pa), list(pb)]
     match = store.create_match(db, variant=row.variant, options=row.options, names=[row.teams[a], row.teams[b]],
                                mano=0, best_of=sv.slot.best_of, players=players)
-    return tstore.claim_slot(db, row.id, sv.slot.id, match.id)
+    return (sv.slot.id, match.id, table_for(loaded.t, sv.slot))
 
 
 def on_action(db: sqlite3.Connection, match: store.MatchRow) -> None:

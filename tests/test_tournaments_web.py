@@ -300,3 +300,131 @@ def test_exports(client):
     rows = list(csv.reader(io.StringIO(client.get(f"/api/tournaments/{t['id']}/results.csv").get_data(as_text=True))))
     assert rows[0][:5] == ["stage", "round", "match", "team0", "team1"]
     assert rows[1][3:9] == ["A", "'=B", "played", "'=B", "0", "15"]
+
+
+def test_league_tables_are_fixed_per_round(client):
+    t = create(client, teams=["A", "B", "C", "D", "E", "F"], format="round_robin")
+    tables = [[m["table"] for m in r["matches"]] for r in t["state"]["rounds"]]
+    assert tables == [[1, 2, 3]] * 5
+
+
+def test_perfect_league_tie_is_drawn_by_lots_and_audited(client):
+    """Three teams, each beats one 12-6: every criterion ties; the last result draws lots."""
+    t = create(client, teams=["A", "B", "C"], format="round_robin")
+    m = matches(state(client, t))
+    beats = {(0, 1), (1, 2), (2, 0)}  # A beats B, B beats C, C beats A
+    for game in m.values():
+        finish_to(client, game, 0 if tuple(game["teams"]) in beats else 1, 12, 6)
+    s = state(client, t)
+    assert s["champion"] is not None
+    assert sorted(r["rank"] for r in s["standings"]) == [1, 2, 3]
+    assert {r["points"] for r in s["standings"]} == {4}
+    audit = client.get(f"/api/tournaments/{t['id']}/export").get_json()["audit"]
+    lots = [a for a in audit if a["kind"] == "lots"]
+    assert len(lots) == 1 and lots[0]["who"] == "draw" and sorted(lots[0]["before"]["tied"]) == [0, 1, 2]
+    drawn = lots[0]["after"]
+    order = sorted(range(3), key=lambda team: drawn[str(team)])
+    assert [r["team"] for r in s["standings"]] == order
+
+
+def finish_to(client, m, side, won, lost):
+    """Two corrections: ``lost`` tentos for the other side, then 15 for ``side`` (truco-15
+    ends at 15, so the game ends 15 to ``lost``; ``won`` documents the intent)."""
+    match_id, key = m["id"], m["edit_url"].rsplit("/", 1)[1]
+    for s, delta in ((1 - side, lost), (side, 15)):
+        version = client.get(f"/api/matches/{match_id}").get_json()["version"]
+        r = client.post(f"/api/matches/{match_id}/actions", headers={"X-Edit-Key": key},
+                        json={"action": {"type": "adjust", "side": s, "delta": delta}, "version": version})
+        assert r.status_code == 200, r.get_json()
+
+
+def test_groups_then_knockout_over_http(client):
+    t = create(client, teams=[f"T{i}" for i in range(8)], format="groups", groups=2, advance=2)
+    s = t["state"]
+    assert [g["name"] for g in s["stages"]] == ["group1", "group2"]
+    assert all(len(g["standings"]) == 4 for g in s["stages"])
+    # snake seeding: group 1 has seeds 1, 4, 5, 8
+    assert sorted(r["team"] for r in s["stages"][0]["standings"]) == [0, 3, 4, 7]
+    assert [m["teams"] for r in s["rounds"] for m in r["matches"]] == [[None, None]] * 3
+    while True:
+        ready = [m for m in matches(state(client, t)).values() if m["status"] == "ready"]
+        if not ready:
+            break
+        for m in ready:  # the lower seed number always wins
+            finish(client, m, 0 if m["teams"][0] < m["teams"][1] else 1)
+    s = state(client, t)
+    semis = [m["teams"] for m in s["rounds"][0]["matches"]]
+    # Qualifiers in seed order: winners 0 (group 1) and 1 (group 2), then the runners-up,
+    # equal on every figure, by group: 3 (group 1), 2 (group 2). Seeds 1 v 4 and 2 v 3:
+    # each group winner meets the other group's runner-up.
+    assert semis == [[0, 2], [1, 3]]
+    assert s["champion"] == 0
+
+
+def test_repescagem_is_its_own_stage(client):
+    t = create(client, teams=[f"T{i}" for i in range(8)], repescagem="apart")
+    s = t["state"]
+    rep = next(g for g in s["stages"] if g["name"] == "repescagem")
+    assert [len(r["matches"]) for r in rep["rounds"]] == [2, 1]
+    for m in s["rounds"][0]["matches"]:
+        finish(client, m, 0)
+    s = state(client, t)
+    rep = next(g for g in s["stages"] if g["name"] == "repescagem")
+    assert sorted(x for m in rep["rounds"][0]["matches"] for x in m["teams"]) == [4, 5, 6, 7]
+    assert all(m["id"] for m in rep["rounds"][0]["matches"])
+
+
+def test_abandonment_keeps_the_tentos_played(client):
+    t = create(client, teams=["A", "B", "C"], format="round_robin")
+    m = matches(state(client, t))["league:1:1"]
+    match_id, key = m["id"], m["edit_url"].rsplit("/", 1)[1]
+    r = client.post(f"/api/matches/{match_id}/actions", headers={"X-Edit-Key": key},
+                    json={"action": {"type": "adjust", "side": 0, "delta": 5}, "version": 0})
+    assert r.status_code == 200
+    r = correct(client, t, kind="abandonment", slot="league:1:1", abandoned=0)
+    assert r.status_code == 200, r.get_json()
+    s = r.get_json()["state"]
+    rows = {x["team"]: x for x in s["standings"]}
+    left, stayed = m["teams"]
+    assert (rows[stayed]["points"], rows[left]["points"]) == (3, 0)
+    assert (rows[left]["tentos_for"], rows[stayed]["tentos_against"]) == (5, 5)
+    assert matches(s)["league:1:1"]["result"]["kind"] == "abandonment"
+
+
+def test_changing_a_decided_result_asks_first_then_cascades(client):
+    t = create(client, teams=["A", "B", "C", "D"])
+    m = matches(state(client, t))
+    finish(client, m["main:1:1"], 0)
+    assert correct(client, t, kind="walkover", slot="main:1:1", absent=1).status_code == 200  # final still waits
+    finish(client, m["main:1:2"], 0)
+    r = correct(client, t, kind="walkover", slot="main:1:1", absent=0)
+    assert r.status_code == 409 and r.get_json()["error"]["allowed"] == ["main:2:1"]
+    r = correct(client, t, kind="walkover", slot="main:1:1", absent=0, confirmed=True)
+    assert r.status_code == 200
+    m = matches(r.get_json()["state"])
+    assert m["main:1:1"]["winner"] == 3 and m["main:2:1"]["teams"] == [3, 1]
+
+
+def test_organizer_reopen_page_lists_what_it_undoes(client):
+    t = create(client, teams=["A", "B", "C", "D"])
+    m = matches(state(client, t))
+    finish(client, m["main:1:1"], 0)
+    base = f"/t/{t['id']}/{t['organizer_key']}"
+    page = client.get(base + "/reopen/main:1:1", headers=EN).get_data(as_text=True)
+    assert "No later match depends on it." in page  # the final still waits for its other team
+    finish(client, m["main:1:2"], 0)
+    page = client.get(base + "/reopen/main:1:1", headers=EN).get_data(as_text=True)
+    assert 'id="undone"' in page and "<li>A v B</li>" in page
+    r = client.post(base + "/corrections", data={"kind": "reopen", "slot": "main:1:1"})
+    assert r.status_code == 303 and "/reopen/main:1:1" in r.headers["Location"]  # asks first
+    r = client.post(base + "/corrections", data={"kind": "reopen", "slot": "main:1:1", "confirmed": "1"})
+    assert r.status_code == 303 and r.headers["Location"].endswith(base)
+    assert matches(state(client, t))["main:1:1"]["winner"] is None
+
+
+def test_pages_in_portuguese(client):
+    t = create(client, teams=["A", "B", "C"], format="round_robin")
+    page = client.get(f"/t/{t['id']}/{t['organizer_key']}", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    assert "Classificação" in page and "Desempates" in page and "saldo de tentos" in page
+    tv = client.get(f"/tv/{t['id']}", headers={"Accept-Language": "es-AR"}).get_data(as_text=True)
+    assert "Posiciones" in tv and "sorteo" in tv

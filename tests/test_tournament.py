@@ -408,3 +408,44 @@ def test_bad_settings(data, code):
 def test_lots_always_close_the_tiebreak_list():
     s = T.settings_from_json({"tiebreaks": ["wins", "points"]}, 4)
     assert s.tiebreaks == ("wins", "points", "lots")
+
+
+# ---------------------------------------------------------------- invariants (hypothesis)
+
+
+@st.composite
+def league_games(draw):
+    n = draw(st.integers(2, 7))
+    games = []
+    for a, b in itertools.combinations(range(n), 2):
+        kind = draw(st.sampled_from(["played", "played", "played", "walkover", "abandonment"]))
+        winner = draw(st.integers(0, 1))
+        tentos = (0, 0) if kind == "walkover" else (draw(st.integers(0, 30)), draw(st.integers(0, 30)))
+        games.append(((a, b), Result(kind, winner, tentos)))
+    return n, games
+
+
+@given(league_games(), st.permutations(range(7)), st.data())
+@settings(max_examples=150, deadline=None)
+def test_standings_never_depend_on_entry_order(drawn, perm, data):
+    """Renumbering the teams (another entry order) moves every team with its results:
+    the same team ends in the same place with the same rank."""
+    n, games = drawn
+    perm = [p for p in perm if p < n]
+    lots = dict(enumerate(data.draw(st.lists(st.integers(1, 10**6), min_size=n, max_size=n, unique=True))))
+    table = T.standings(list(range(n)), games, P, lots=lots)
+    mapped = [((perm[a], perm[b]), r) for (a, b), r in games]
+    other = T.standings(list(range(n)), mapped, P, lots={perm[t]: v for t, v in lots.items()})
+    assert [r.rank for r in table.rows] == list(range(1, n + 1))  # the lots settle every tie
+    assert [perm[r.team] for r in table.rows] == [r.team for r in other.rows]
+    assert {(perm[r.team], r.rank, r.points) for r in table.rows} == {(r.team, r.rank, r.points) for r in other.rows}
+
+
+@given(st.integers(2, 64), st.randoms(use_true_random=False))
+@settings(max_examples=60, deadline=None)
+def test_any_knockout_played_out_has_one_champion(n, rnd):
+    t = ko(n)
+    results, view = play_all(t, chooser=lambda v: rnd.randint(0, 1))
+    assert len(results) == n - 1
+    losers = [v.loser for v in view.slots.values()]
+    assert len(set(losers)) == n - 1 and view.champion not in losers

@@ -98,7 +98,7 @@ def export(tid: str):
         srow = loaded.slots.get(slot.id)
         games = []
         if srow and srow.series_id:
-            for game in store.get_matches(db, [g for g in _series_ids(db, srow.series_id)]):
+            for game in store.get_matches(db, tstore.series_match_ids(db, srow.series_id)):
                 games.append({"id": game.id, "names": list(game.names), "score": list(game.score),
                               "winner": game.winner, "actions": store.get_actions(db, game.id)})
         sv = loaded.view.slots[slot.id]
@@ -115,10 +115,6 @@ def export(tid: str):
     response = jsonify(data)
     response.headers["Content-Disposition"] = f'attachment; filename="tournament-{row.id}.json"'
     return response
-
-
-def _series_ids(db, series_id: str) -> list[str]:
-    return [g for g in tstore.series_match_ids(db, series_id)]
 
 
 def _cell(value) -> str:

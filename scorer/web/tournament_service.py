@@ -274,6 +274,16 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
     return {"undone": undone}
 
 
+def stamp(db: sqlite3.Connection, tid: str) -> str | None:
+    """What the TV page's poll compares (changes with the tournament or any of its games)."""
+    return tstore.stamp(db, tid)
+
+
+def audit(db: sqlite3.Connection, tid: str) -> list[dict[str, Any]]:
+    """The audit log, oldest first (:func:`scorer.tournament_store.get_audit`)."""
+    return tstore.get_audit(db, tid)
+
+
 def preview_reopen(loaded: Loaded, slot_id: str) -> list[str]:
     """The slots reopening ``slot_id`` would undo (for the confirmation page)."""
     return core.reopen(loaded.t, loaded.results, slot_id)[1]

@@ -16,6 +16,7 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
+from scorer import store
 from scorer import tournament as core
 from scorer.errors import TrucoError
 from scorer.variants import VARIANTS
@@ -24,6 +25,7 @@ from scorer.web import tournament_service as service
 from scorer.web.db import get_db
 from scorer.web.i18n import translate
 from scorer.web.matches import public_base
+from scorer.web.matches import service as match_service
 
 bp = Blueprint("tournaments", __name__)
 
@@ -112,8 +114,6 @@ def describe(loaded: service.Loaded, *, organizer: bool = False) -> dict[str, An
         if organizer:
             match["edit_url"] = None
             if live is not None:
-                from scorer import store
-
                 game = store.get_match(get_db(), live.match_id)
                 if game is not None:
                     match["edit_url"] = base + url_for("matches.scoreboard", match_id=game.id, key=game.edit_key)
@@ -231,9 +231,8 @@ def page_context(loaded: service.Loaded, *, organizer: bool) -> dict[str, Any]:
 
 
 def loaded_stamp(loaded: service.Loaded) -> str:
-    from scorer import tournament_store as tstore
-
-    return tstore.stamp(get_db(), loaded.row.id) or ""
+    """The TV poll's stamp of the tournament as it is now."""
+    return service.stamp(get_db(), loaded.row.id) or ""
 
 
 # ---------------------------------------------------------------- create
@@ -271,8 +270,6 @@ def create_from(data: dict[str, Any]) -> service.Loaded:
 
     :raise TrucoError: bad teams, settings, variant or options (nothing created).
     """
-    from scorer.web.matches import service as match_service
-
     name = data.get("name")
     if name is not None and not isinstance(name, str):
         raise core.TournamentError("bad_name", core.N_("The tournament's name must be a text."))
@@ -354,10 +351,8 @@ def organizer(tid: str, key: str):
     """
     loaded = get_or_404(tid)
     check_organizer(loaded, key)
-    from scorer import tournament_store as tstore
-
     ctx = page_context(loaded, organizer=True)
-    ctx.update(key=key, audit=audit_lines(loaded, tstore.get_audit(get_db(), tid)),
+    ctx.update(key=key, audit=audit_lines(loaded, service.audit(get_db(), tid)),
                message=request.args.get("msg"), base=public_base(),
                team_links=[public_base() + url_for("tournaments.team_page", tid=tid, team=i, key=k)
                            for i, k in enumerate(loaded.row.team_keys)])
@@ -437,10 +432,8 @@ def tv(tid: str):
 @bp.get("/tv/<tid>/live")
 def tv_live(tid: str):
     """The TV page's poll: 204 while the ``stamp`` shown is current, else the fragment."""
-    from scorer import tournament_store as tstore
-
     shown = request.args.get("stamp", "")
-    now = tstore.stamp(get_db(), tid)
+    now = service.stamp(get_db(), tid)
     if now is None:
         abort(404, gettext("There is no tournament with this address."))
     if shown == now:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import PHONE
+import pytest
+from conftest import PHONE, api_act, axe_violations, new_context, request
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,3 +124,34 @@ def test_four_team_knockout_on_two_phones_and_a_tv(live, chromium):
     assert not errors, errors
     for ctx in (org_ctx, tv_ctx, *phones):
         ctx.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_tournament_pages_pass_axe(chromium, live, scheme):
+    """axe-core on the tournament pages (form, organizer, TV, cards, team link, reopen)."""
+    status, _h, text = request(live, "POST", "/api/tournaments", body={
+        "name": "Copa", "variant": "truco-15", "teams": ["Alfa", "Beta", "Gama", "Delta", "Épsilon"],
+        "confirm": True})
+    assert status == 201, text
+    t = json.loads(text)
+    m = t["state"]["rounds"][0]["matches"][0]
+    match_id, key = m["id"], m["edit_url"].rsplit("/", 1)[1]
+    api_act(live, match_id, key, {"type": "adjust", "side": 0, "delta": 15}, 0)
+    base = f"/t/{t['id']}/{t['organizer_key']}"
+    ctx = new_context(chromium, lang="pt_BR", scheme=scheme)
+    page = ctx.new_page()
+    page.goto(live.url + base)
+    team_link = page.locator("details.teams a").first.get_attribute("href")
+    found = {}
+    for name, path in (("new", "/tournaments/new"), ("organizer", base), ("tv", f"/tv/{t['id']}"),
+                       ("cards", base + "/cards"), ("reopen", base + "/reopen/main:1:1"),
+                       ("team", "/" + team_link.split("//", 1)[1].split("/", 1)[1])):
+        page.goto(live.url + path)
+        if name in ("new", "organizer"):
+            for summary in page.locator("details summary").all():
+                summary.click()
+        violations = axe_violations(page)
+        if violations:
+            found[name] = violations
+    ctx.close()
+    assert not found, json.dumps(found, indent=1, ensure_ascii=False)

@@ -126,6 +126,7 @@ def describe(loaded: service.Loaded, *, organizer: bool = False) -> dict[str, An
             if stage == "main" and number == 1:
                 rests = tuple(_bye_team(loaded, b) for b in loaded.t.byes.get("main", ()))
             out.append({"number": number, "title": round_title(loaded, stage, number), "matches": matches,
+                        "done": all(m["status"] == "done" for m in matches),
                         "byes": [b for b in rests if b is not None]})
         return out
 

@@ -170,6 +170,14 @@ def series_match_ids(db: sqlite3.Connection, series_id: str) -> list[str]:
     return [r["id"] for r in db.execute("SELECT id FROM match WHERE series = :s ORDER BY created", {"s": series_id})]
 
 
+def slots_with_finished_games(db: sqlite3.Connection, tid: str) -> set[str]:
+    """Slots without a result whose series has at least one finished game (the only ones
+    whose result may be ready to record), in one query."""
+    return {r["slot"] for r in db.execute(
+        "SELECT DISTINCT s.slot FROM tournament_slot s JOIN match m ON m.series = s.series_id"
+        " WHERE s.tournament_id = :t AND s.result IS NULL AND m.winner IS NOT NULL", {"t": tid})}
+
+
 def live_games(db: sqlite3.Connection, tid: str) -> dict[str, LiveGame]:
     """The latest game of every slot that has a match, by slot id (one query)."""
     out: dict[str, LiveGame] = {}

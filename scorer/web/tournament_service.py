@@ -119,9 +119,9 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table") -> Loaded | No
         if loaded is None:
             return None
         changed = False
-        for sid, sv in loaded.view.slots.items():
-            srow = loaded.slots.get(sid)
-            if srow is None or sv.status != "ready" or not srow.series_id or sid in loaded.results:
+        for sid in tstore.slots_with_finished_games(db, tid):
+            sv, srow = loaded.view.slots[sid], loaded.slots[sid]
+            if sv.status != "ready" or not srow.series_id:
                 continue
             result = series_result(db, srow.series_id, sv.slot.best_of, srow.hold)
             if result is not None:

@@ -428,3 +428,18 @@ def test_pages_in_portuguese(client):
     assert "Classificação" in page and "Desempates" in page and "saldo de tentos" in page
     tv = client.get(f"/tv/{t['id']}", headers={"Accept-Language": "es-AR"}).get_data(as_text=True)
     assert "Posiciones" in tv and "sorteo" in tv
+
+
+def test_a_failing_hook_never_loses_the_action(client, monkeypatch, caplog):
+    """The action is stored before the hook runs; if advancing fails, the table still gets
+    its answer and the next read of the tournament catches up."""
+    from scorer.web import tournament_service
+
+    t = create(client, teams=["A", "B"])
+    m = matches(state(client, t))["main:1:1"]
+    real = tournament_service.advance
+    monkeypatch.setattr(tournament_service, "advance", lambda *a, **k: 1 / 0)
+    finish(client, m, 0)
+    assert "advancing the tournament" in caplog.text
+    monkeypatch.setattr(tournament_service, "advance", real)
+    assert state(client, t)["champion"] == 0

@@ -138,11 +138,16 @@ class Result:
     confirmed: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
+        """The result as JSON-ready data (:meth:`from_json` reads it back)."""
         return {"kind": self.kind, "winner": self.winner, "tentos": list(self.tentos),
                 "games": list(self.games), "confirmed": list(self.confirmed)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Result:
+        """A result from :meth:`to_json`'s data.
+
+        :raise KeyError, ValueError: not a result's data.
+        """
         return cls(kind=data["kind"], winner=int(data["winner"]), tentos=tuple(data.get("tentos", (0, 0))),
                    games=tuple(data.get("games", (0, 0))), confirmed=tuple(data.get("confirmed", ())))
 
@@ -156,9 +161,16 @@ class Tournament:
     seeds: tuple[int, ...]
     settings: Settings
     slots: tuple[Slot, ...]
-    byes: dict[str, tuple[int, ...]]  # stage -> teams with a round-1 bye (knockout) / rest per round key
+    #: Who does not play: ``"main"`` the teams with a round-1 bye (knockout), ``"<stage>:<round>"``
+    #: the team resting in that league or group round, ``"qualifiers"`` the qualifier places
+    #: (groups format) with a knockout bye.
+    byes: dict[str, tuple[int, ...]]
 
     def slot(self, slot_id: str) -> Slot:
+        """The slot ``slot_id``.
+
+        :raise TournamentError: ``unknown_slot``.
+        """
         for s in self.slots:
             if s.id == slot_id:
                 return s
@@ -396,7 +408,7 @@ def build(teams: Sequence[str], settings: Settings, seeds: Sequence[int] | None 
         qualifiers = s.groups * s.advance + s.best_extra
         ko, bye_sources, _ = knockout_slots("main", [Source("qualifier", q) for q in range(qualifiers)],
                                             s.best_of, s.final_best_of)
-        byes["main"] = tuple(("q", b.ref) for b in bye_sources)  # resolved to teams by resolve()
+        byes["qualifiers"] = tuple(b.ref for b in bye_sources)  # places in View.qualifiers
         slots += ko
     return Tournament(tuple(teams), seeds, settings, _in_play_order(slots), byes)
 
@@ -444,9 +456,11 @@ class Row:
 
     @property
     def tento_difference(self) -> int:
+        """Tentos for minus tentos against (walkovers excluded)."""
         return self.tentos_for - self.tentos_against
 
     def to_json(self) -> dict[str, Any]:
+        """The line as the API writes it."""
         return {"team": self.team, "points": self.points, "played": self.played, "won": self.won,
                 "lost": self.lost, "tentos_for": self.tentos_for, "tentos_against": self.tentos_against,
                 "rank": self.rank}
@@ -558,12 +572,14 @@ class SlotView:
 
     @property
     def winner(self) -> int | None:
+        """The winning team (index) once the slot is done, else None."""
         if self.status != "done" or self.result is None:
             return None
         return self.teams[self.result.winner]
 
     @property
     def loser(self) -> int | None:
+        """The losing team (index) once the slot is done, else None."""
         if self.status != "done" or self.result is None:
             return None
         return self.teams[1 - self.result.winner]
@@ -586,6 +602,7 @@ class View:
 
     @property
     def finished(self) -> bool:
+        """Whether the champion is known."""
         return self.champion is not None
 
 

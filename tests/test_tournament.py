@@ -449,3 +449,14 @@ def test_any_knockout_played_out_has_one_champion(n, rnd):
     assert len(results) == n - 1
     losers = [v.loser for v in view.slots.values()]
     assert len(set(losers)) == n - 1 and view.champion not in losers
+
+
+def test_groups_knockout_byes_go_to_the_best_qualifiers():
+    """3 group winners go through: 3 qualifiers, so the best one has the bye."""
+    s = T.settings_from_json({"format": "groups", "groups": 3, "advance": 1}, 9)
+    t = T.build(names(9), s)
+    assert t.byes["qualifiers"] == (0,)
+    results, view = play_all(t, chooser=lambda v: 0 if v.teams[0] < v.teams[1] else 1)
+    assert view.qualifiers == (0, 1, 2)
+    main = [v for v in view.slots.values() if v.slot.stage == "main"]
+    assert [v.teams for v in main] == [(1, 2), (0, 1)]

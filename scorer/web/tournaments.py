@@ -124,7 +124,10 @@ def describe(loaded: service.Loaded, *, organizer: bool = False) -> dict[str, An
         for number, matches in sorted(stages.get(stage, {}).items()):
             rests = loaded.t.byes.get(f"{stage}:{number}", ())
             if stage == "main" and number == 1:
-                rests = tuple(_bye_team(loaded, b) for b in loaded.t.byes.get("main", ()))
+                rests = loaded.t.byes.get("main", ())
+                if "qualifiers" in loaded.t.byes:  # groups: byes go to qualifier places
+                    q = loaded.view.qualifiers
+                    rests = tuple(q[p] for p in loaded.t.byes["qualifiers"]) if q is not None else ()
             out.append({"number": number, "title": round_title(loaded, stage, number), "matches": matches,
                         "done": all(m["status"] == "done" for m in matches),
                         "byes": [b for b in rests if b is not None]})
@@ -158,13 +161,6 @@ def describe(loaded: service.Loaded, *, organizer: bool = False) -> dict[str, An
         "finished": view.finished,
         "version": row.version,
     }
-
-
-def _bye_team(loaded: service.Loaded, bye: Any) -> int | None:
-    if isinstance(bye, tuple):  # a groups qualifier's place
-        q = loaded.view.qualifiers
-        return q[bye[1]] if q is not None else None
-    return bye
 
 
 def audit_lines(loaded: service.Loaded, audit: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -221,8 +217,10 @@ def audit_lines(loaded: service.Loaded, audit: list[dict[str, Any]]) -> list[dic
 def page_context(loaded: service.Loaded, *, organizer: bool) -> dict[str, Any]:
     """Template context shared by the organizer and TV pages."""
     data = describe(loaded, organizer=organizer)
+    stages = [{"rounds": data["rounds"]}] + data["stages"]
     return {
         "t": data,
+        "live": [m for stage in stages for rnd in stage["rounds"] for m in rnd["matches"] if m["live"]],
         "row": loaded.row,
         "team": lambda i: data["teams"][i] if i is not None else "?",
         "tiebreak_names": [gettext(TIEBREAK_NAMES[c]) for c in data["tiebreaks"]],

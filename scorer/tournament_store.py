@@ -83,13 +83,15 @@ class SlotRow:
 
 @dataclass(frozen=True)
 class LiveGame:
-    """The latest game of a slot's series: its id, version, score and winner (for the TV)."""
+    """The latest game of a slot's series: its id, version, score and winner (for the TV),
+    and ``games`` won per side over the whole series so far."""
 
     slot: str
     match_id: str
     version: int
     score: tuple[int, int]
     winner: int | None
+    games: tuple[int, int] = (0, 0)
 
 
 def _tournament(r) -> TournamentRow:
@@ -181,12 +183,17 @@ def slots_with_finished_games(db: sqlite3.Connection, tid: str) -> set[str]:
 def live_games(db: sqlite3.Connection, tid: str) -> dict[str, LiveGame]:
     """The latest game of every slot that has a match, by slot id (one query)."""
     out: dict[str, LiveGame] = {}
+    games: dict[str, list[int]] = {}
     for r in db.execute(
         "SELECT s.slot, m.id, m.version, m.score0, m.score1, m.winner, m.created FROM tournament_slot s"
         " JOIN match m ON m.series = s.series_id WHERE s.tournament_id = :t ORDER BY m.created",
         {"t": tid},
     ):
-        out[r["slot"]] = LiveGame(r["slot"], r["id"], r["version"], (r["score0"], r["score1"]), r["winner"])
+        won = games.setdefault(r["slot"], [0, 0])
+        if r["winner"] in (0, 1):
+            won[r["winner"]] += 1
+        out[r["slot"]] = LiveGame(r["slot"], r["id"], r["version"], (r["score0"], r["score1"]), r["winner"],
+                                  (won[0], won[1]))
     return out
 
 

@@ -127,8 +127,10 @@ def test_best_of_three_counts_the_series(client):
     t = create(client, teams=["A", "B"], best_of=3)
     m = matches(state(client, t))["main:1:1"]
     path = m["edit_url"].split("localhost", 1)[1]
+    assert m["series"] == [0, 0]
     finish(client, m, 0)
-    assert state(client, t)["champion"] is None  # 1-0: the series goes on
+    s = state(client, t)
+    assert s["champion"] is None and matches(s)["main:1:1"]["series"] == [1, 0]  # the series goes on
     r = client.post(path + "/revanche")
     assert r.status_code == 303
     m = matches(state(client, t))["main:1:1"]

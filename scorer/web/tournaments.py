@@ -107,7 +107,8 @@ def describe(loaded: service.Loaded, *, organizer: bool = False) -> dict[str, An
             "watch_url": base + url_for("matches.watch", match_id=live.match_id) if live else None,
             "score": list(live.score) if live else None,
             "live": bool(live and live.version > 0 and sv.result is None),
-            "series": list(sv.result.games) if sv.result and slot.best_of > 1 else None,
+            "series": (list(sv.result.games) if sv.result else list(live.games) if live else [0, 0])
+            if slot.best_of > 1 else None,
             "winner": sv.winner,
             "result": sv.result.to_json() if sv.result else None,
         }

@@ -260,9 +260,12 @@ def settings_from_json(data: Mapping[str, Any], team_count: int) -> Settings:
             or len(set(tiebreaks)) != len(tiebreaks)):
         _fail("bad_tiebreaks", N_("Tiebreaks must be a list from: points, wins, head_to_head, tento_difference, tentos_for, lots."))
     tiebreaks = tuple(t for t in tiebreaks if t != "lots") + ("lots",)
+    confirm = data.get("confirm", False)
+    if not isinstance(confirm, bool):
+        _fail("bad_setting", N_("{key} must be true or false."), key="confirm")
     settings = Settings(format=fmt, best_of=best_of, final_best_of=final, legs=legs, groups=groups,
                         advance=advance, best_extra=best_extra, repescagem=rep,
-                        confirm=bool(data.get("confirm", False)), points=Points(**kept), tiebreaks=tiebreaks)
+                        confirm=confirm, points=Points(**kept), tiebreaks=tiebreaks)
     if rep is not None:
         build(tuple(f"t{i}" for i in range(team_count)), settings)  # raises on a repescagem that cannot be
     return settings

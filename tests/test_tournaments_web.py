@@ -445,3 +445,29 @@ def test_a_failing_hook_never_loses_the_action(client, monkeypatch, caplog):
     assert "advancing the tournament" in caplog.text
     monkeypatch.setattr(tournament_service, "advance", real)
     assert state(client, t)["champion"] == 0
+
+
+# Bugs found by trying to break the tournament endpoints: each gets its test.
+
+
+@pytest.mark.parametrize("field", ["points_win", "legs", "groups", "best_extra"])
+@pytest.mark.parametrize("value", ["--3", "9" * 5000, "٣x", "1e3"])
+def test_form_numbers_that_are_not_numbers_are_422(client, field, value):
+    r = client.post("/tournaments", data={"teams": "A\nB\nC\nD", "variant": "truco-15", "format": "groups",
+                                          field: value}, headers=EN)
+    assert r.status_code == 422 and "must be a whole number" in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("key", ["confirm", "draw"])
+def test_switches_must_be_true_or_false(client, key):
+    r = client.post("/api/tournaments", json={**OK, key: "yes"}, headers=EN)
+    assert r.status_code == 422 and r.get_json()["error"]["message"] == f"{key} must be true or false."
+
+
+def test_cascade_needs_confirmed_true_not_just_truthy(client):
+    t = create(client, teams=["A", "B", "C", "D"])
+    m = matches(state(client, t))
+    finish(client, m["main:1:1"], 0)
+    finish(client, m["main:1:2"], 0)
+    r = correct(client, t, kind="reopen", slot="main:1:1", confirmed="yes")
+    assert r.status_code == 409

@@ -239,7 +239,7 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
             raise core.TournamentError("not_playable", core.N_(
                 "This match cannot have a result yet: a team is still unknown."))
         _new, undone = core.reopen(loaded.t, loaded.results, slot_id)
-        if undone and not data.get("confirmed"):
+        if undone and data.get("confirmed") is not True:
             raise core.TournamentError("confirm_cascade", core.N_(
                 "This also undoes {count} later matches: confirm to go on."), allowed=undone, count=len(undone))
         before = loaded.results[slot_id].to_json() if slot_id in loaded.results else None

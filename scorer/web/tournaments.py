@@ -11,6 +11,7 @@ is the one view model both the pages and the JSON API use.
 from __future__ import annotations
 
 import hmac
+import re
 from typing import Any
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
@@ -277,8 +278,8 @@ def create_from(data: dict[str, Any]) -> service.Loaded:
     raw_teams = data.get("teams")
     players: list[list[str]] = []
     if isinstance(raw_teams, list) and raw_teams and all(isinstance(t, dict) for t in raw_teams):
-        players = [p if isinstance(p := t.get("players"), list) and all(isinstance(x, str) for x in p) else []
-                   for t in raw_teams]
+        players = [[" ".join(x.split())[:24] for x in p] if isinstance(p := t.get("players"), list)
+                   and all(isinstance(x, str) for x in p) else [] for t in raw_teams]
         raw_teams = [t.get("name") for t in raw_teams]
     teams = list(core.check_teams(raw_teams))
     players = players or [[] for _ in teams]
@@ -290,7 +291,7 @@ def create_from(data: dict[str, Any]) -> service.Loaded:
     settings = core.settings_from_json(data, len(teams))
     draw = data.get("draw", False)
     if not isinstance(draw, bool):
-        raise core.TournamentError("bad_setting", core.N_("draw must be true or false."))
+        raise core.TournamentError("bad_setting", core.N_("{key} must be true or false."), key="draw")
     return service.create(get_db(), name=name, variant=data["variant"], options=m.options, teams=teams,
                           players=players, settings=settings, draw=draw)
 
@@ -301,8 +302,10 @@ def data_from_form(form) -> dict[str, Any]:
     settings = forms.settings_from_form(form)
 
     def number(key: str, default: int | None) -> Any:
-        text = form.get(key, "")
-        return int(text) if text.strip().lstrip("-").isdigit() else (default if not text.strip() else text)
+        text = form.get(key, "").strip()
+        if re.fullmatch(r"-?[0-9]{1,6}", text):
+            return int(text)
+        return default if not text else text  # the core refuses it with a message
 
     rep = form.get("repescagem", "")
     tiebreaks = [c for c in form.get("tiebreaks", "").replace(",", " ").split()] or None

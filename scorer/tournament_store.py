@@ -31,7 +31,8 @@ MIGRATION = (
     " id TEXT PRIMARY KEY, organizer_key TEXT NOT NULL, name TEXT NOT NULL, variant TEXT NOT NULL,"
     " options TEXT NOT NULL, settings TEXT NOT NULL, teams TEXT NOT NULL, players TEXT,"
     " seeds TEXT NOT NULL, lots TEXT NOT NULL, team_keys TEXT NOT NULL,"
-    " version INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL, updated REAL NOT NULL);"
+    " version INTEGER NOT NULL DEFAULT 0, epoch INTEGER NOT NULL DEFAULT 0,"
+    " created REAL NOT NULL, updated REAL NOT NULL);"
     "CREATE TABLE tournament_slot ("
     " tournament_id TEXT NOT NULL REFERENCES tournament (id), slot TEXT NOT NULL, position INTEGER NOT NULL,"
     " match_id TEXT, series_id TEXT, table_number INTEGER, result TEXT, hold TEXT,"
@@ -49,7 +50,8 @@ class TournamentRow:
     """One stored tournament: ``settings`` (JSON form of :class:`scorer.tournament.Settings`),
     ``teams`` names (entry order), ``players`` per team (lists, maybe empty), ``seeds`` team
     indexes in seed order, ``lots`` drawn numbers by team, ``team_keys`` each team's
-    confirmation key, ``version`` bumped by every change."""
+    confirmation key, ``version`` bumped by every change, ``epoch`` by every reopening (a
+    request that looked before a reopening may no longer link matches or record results)."""
 
     id: str
     organizer_key: str
@@ -65,6 +67,7 @@ class TournamentRow:
     version: int
     created: float
     updated: float
+    epoch: int = 0
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ def _tournament(r) -> TournamentRow:
         seeds=tuple(json.loads(r["seeds"])),
         lots={int(k): v for k, v in json.loads(r["lots"]).items()},
         team_keys=tuple(json.loads(r["team_keys"])),
-        version=r["version"], created=r["created"], updated=r["updated"],
+        version=r["version"], created=r["created"], updated=r["updated"], epoch=r["epoch"],
     )
 
 
@@ -210,13 +213,16 @@ def stamp(db: sqlite3.Connection, tid: str) -> str | None:
     return f"{r['v']}-{r['g']}-{r['n']}" if r else None
 
 
-def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, int | None]]) -> int:
+def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, int | None]], epoch: int) -> int:
     """Link slots to their new matches, ``(slot, match id, table number)`` each, in one
     transaction; a table number None gets the lowest one free among the undecided
     slots. A slot another request linked first is left as it is (its match stays
-    unused). Returns how many slots were linked."""
+    unused). Returns how many slots were linked, or -1 (nothing linked) if the
+    tournament was reopened since ``epoch``: the caller looks again."""
     linked = 0
     with store.write(db):
+        if db.execute("SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"] != epoch:
+            return -1
         used = {r["table_number"] for r in db.execute(
             "SELECT table_number FROM tournament_slot WHERE tournament_id = :t AND match_id IS NOT NULL"
             " AND result IS NULL AND table_number IS NOT NULL", {"t": tid})}
@@ -237,9 +243,13 @@ def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, i
 
 
 def record_result(db: sqlite3.Connection, tid: str, slot: str, result: dict[str, Any], who: str,
-                  kind: str = "result") -> bool:
-    """Store the first result of a slot and audit it; False if it already had one."""
+                  kind: str = "result", epoch: int | None = None) -> bool:
+    """Store the first result of a slot and audit it; False (nothing stored) if it already
+    had one, or if ``epoch`` is given and the tournament was reopened since."""
     with store.write(db):
+        if epoch is not None and db.execute(
+                "SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"] != epoch:
+            return False
         cur = db.execute(
             "UPDATE tournament_slot SET result = :r, hold = NULL WHERE tournament_id = :t AND slot = :slot"
             " AND result IS NULL",
@@ -275,8 +285,8 @@ def reopen(db: sqlite3.Connection, tid: str, slot: str, undone: list[str], versi
     outside the tournament), in one transaction, audited. Guarded by the tournament's
     ``version``: False, nothing changed, if anything changed since the caller looked."""
     with store.write(db):
-        cur = db.execute("UPDATE tournament SET version = version + 1, updated = :now WHERE id = :t"
-                         " AND version = :v", {"now": time.time(), "t": tid, "v": version})
+        cur = db.execute("UPDATE tournament SET version = version + 1, epoch = epoch + 1, updated = :now"
+                         " WHERE id = :t AND version = :v", {"now": time.time(), "t": tid, "v": version})
         if cur.rowcount != 1:
             return False
         db.execute("UPDATE tournament_slot SET result = NULL, hold = :hold WHERE tournament_id = :t AND slot = :slot",

@@ -52,8 +52,8 @@ def test_created_with_slots_and_audit(db):
 
 def test_a_slot_is_linked_once(db):
     row = new(db)
-    assert tstore.claim_slots(db, row.id, [("main:1:1", "m1", None)]) == 1
-    assert tstore.claim_slots(db, row.id, [("main:1:1", "m2", None), ("main:1:2", "m3", None)]) == 1
+    assert tstore.claim_slots(db, row.id, [("main:1:1", "m1", None)], 0) == 1
+    assert tstore.claim_slots(db, row.id, [("main:1:1", "m2", None), ("main:1:2", "m3", None)], 0) == 1
     slots = {s.slot: s for s in tstore.get_slots(db, row.id)}
     assert (slots["main:1:1"].match_id, slots["main:1:1"].table_number) == ("m1", 1)
     assert (slots["main:1:2"].match_id, slots["main:1:2"].table_number) == ("m3", 2)
@@ -79,3 +79,14 @@ def test_reopen_is_guarded_by_the_version(db):
     assert tstore.reopen(db, row.id, "main:1:1", ["main:2:1"], 1, "organizer", result, "1-5")
     slot = tstore.get_slots(db, row.id)[0]
     assert slot.result is None and slot.hold == "1-5"
+
+
+def test_a_request_that_looked_before_a_reopening_changes_nothing(db):
+    row = new(db)
+    result = {"kind": "walkover", "winner": 0, "tentos": [0, 0], "games": [0, 0], "confirmed": [0, 1]}
+    tstore.record_result(db, row.id, "main:1:1", result, "organizer")
+    seen = tstore.get_tournament(db, row.id)
+    assert tstore.reopen(db, row.id, "main:1:1", ["main:2:1"], seen.version, "organizer", result, None)
+    assert tstore.claim_slots(db, row.id, [("main:2:1", "late", None)], seen.epoch) == -1
+    assert not tstore.record_result(db, row.id, "main:1:2", result, "table 2", epoch=seen.epoch)
+    assert all(s.match_id is None and s.result is None for s in tstore.get_slots(db, row.id))

@@ -126,7 +126,8 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table") -> Loaded | No
             result = series_result(db, srow.series_id, sv.slot.best_of, srow.hold)
             if result is not None:
                 table = srow.table_number
-                changed |= tstore.record_result(db, tid, sid, result.to_json(), f"table {table}" if table else who)
+                changed |= tstore.record_result(db, tid, sid, result.to_json(), f"table {table}" if table else who,
+                                                epoch=loaded.row.epoch)
         for group in loaded.view.needs_lots:
             drawn = {t: secrets.randbelow(10**9) + 1 for t in group}
             tstore.set_lots(db, tid, drawn, "draw", list(group))
@@ -135,8 +136,8 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table") -> Loaded | No
             continue
         claims = [_start(db, loaded, sv) for sid, sv in loaded.view.slots.items()
                   if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None]
-        if claims and tstore.claim_slots(db, tid, claims):
-            continue
+        if claims and tstore.claim_slots(db, tid, claims, loaded.row.epoch):
+            continue  # linked some (look again), or reopened meanwhile (-1: look again)
         return loaded
     return load(db, tid)
 

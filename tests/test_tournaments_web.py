@@ -471,3 +471,12 @@ def test_cascade_needs_confirmed_true_not_just_truthy(client):
     finish(client, m["main:1:2"], 0)
     r = correct(client, t, kind="reopen", slot="main:1:1", confirmed="yes")
     assert r.status_code == 409
+
+
+def test_audit_is_shown_in_words(client):
+    t = create(client, teams=["A", "B"])
+    finish(client, matches(state(client, t))["main:1:1"], 1)
+    page = client.get(f"/t/{t['id']}/{t['organizer_key']}", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    audit = page.split('id="audit-title"', 1)[1]
+    assert "Mesa 1" in audit and "resultado" in audit and "vitória de B (0–15)" in audit
+    assert "Organizador" in audit and "criado" in audit

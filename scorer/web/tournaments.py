@@ -165,6 +165,28 @@ def describe(loaded: service.Loaded, *, organizer: bool = False) -> dict[str, An
     }
 
 
+#: Words for the audit's kinds of change.
+AUDIT_KINDS = {
+    "create": core.N_("created"), "draw": core.N_("seeding drawn"), "result": core.N_("result"),
+    "walkover": core.N_("walkover"), "abandonment": core.N_("abandonment"), "reopen": core.N_("reopened"),
+    "rename": core.N_("renamed"), "lots": core.N_("draw of lots"), "confirm": core.N_("confirmed"),
+}
+
+
+def audit_who(who: str) -> str:
+    """Who made a change, in words: the organizer, table n, a team, or the draw."""
+    if who == "organizer":
+        return gettext("Organizer")
+    if who == "draw":
+        return gettext("draw of lots")
+    kind, _, rest = who.partition(" ")
+    if kind == "table" and rest.isdigit():
+        return gettext("Table %(n)s", n=rest)
+    if kind == "team":
+        return gettext("Team") + " " + rest
+    return who
+
+
 def audit_lines(loaded: service.Loaded, audit: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The audit log in words (newest first): ``{"at", "who", "what", "match", "before", "after"}``."""
     teams = loaded.row.teams
@@ -211,7 +233,7 @@ def audit_lines(loaded: service.Loaded, audit: list[dict[str, Any]]) -> list[dic
                      ", ".join(match_of(s) for s in after.get("undone", [])))
         else:
             words = (result(a["slot"], before), result(a["slot"], after))
-        out.append({"at": a["at"], "who": a["who"], "what": kind, "match": match_of(a["slot"]) if a["slot"] else "",
+        out.append({"at": a["at"], "who": audit_who(a["who"]), "what": gettext(AUDIT_KINDS.get(kind, kind)), "match": match_of(a["slot"]) if a["slot"] else "",
                     "before": words[0], "after": words[1]})
     return out
 

@@ -118,7 +118,7 @@ def test_four_team_knockout_on_two_phones_and_a_tv(live, chromium):
         assert page.evaluate("document.documentElement.scrollWidth") <= 640 + 1
     org.reload()
     expect(org.locator("#champion")).to_contain_text("Alfa")
-    expect(org.locator(".audit")).to_contain_text("table 1")
+    expect(org.locator(".audit")).to_contain_text("Table 1")
     org.screenshot(path=str(RESULTS / "tournament-organizer-360x640.png"), full_page=True)
     assert org.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
     assert not errors, errors

@@ -480,3 +480,19 @@ def test_audit_is_shown_in_words(client):
     audit = page.split('id="audit-title"', 1)[1]
     assert "Mesa 1" in audit and "resultado" in audit and "vitória de B (0–15)" in audit
     assert "Organizador" in audit and "criado" in audit
+
+
+@pytest.mark.parametrize("changes", [
+    {"format": "groups", "teams": [f"T{i}" for i in range(9)], "groups": 3, "advance": 1, "best_extra": 1},
+    {"format": "knockout", "teams": [f"T{i}" for i in range(8)], "repescagem": 3, "best_of": 3},
+    {"format": "round_robin", "teams": [f"T{i}" for i in range(5)], "legs": 2, "confirm": True},
+])
+def test_every_format_renders_every_page(client, changes):
+    t = create(client, **changes)
+    base = f"/t/{t['id']}/{t['organizer_key']}"
+    for path in (base, base + "/cards", f"/tv/{t['id']}", f"/tv/{t['id']}/live?stamp=x",
+                 f"/api/tournaments/{t['id']}/export", f"/api/tournaments/{t['id']}/results.csv"):
+        r = client.get(path, headers=EN)
+        assert r.status_code == 200, path
+    tv = client.get(f"/tv/{t['id']}", headers=EN).get_data(as_text=True)
+    assert "Tiebreaks:" in tv

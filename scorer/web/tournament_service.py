@@ -176,8 +176,10 @@ def on_action(db: sqlite3.Connection, match: store.MatchRow) -> None:
     that tournament (a finished game or series moves the winner on). Never raises: the
     action is already stored, and the next read of the tournament advances it anyway."""
     try:
+        if match is None or match.winner is None:
+            return  # only a finished game can move a tournament on
         found = tstore.slot_of_series(db, match.series)
-        if found is not None and match.winner is not None:
+        if found is not None:
             advance(db, found[0])
     except Exception:  # noqa: BLE001 - logged; the tournament catches up on its next read
         log.exception("advancing the tournament of match %s failed", match.id)

@@ -8,7 +8,8 @@ time that is left. Prints a table and writes ``bench/results.json``.
 
 Options: ``--quick`` (shorter runs, for trying the bench out), ``--budget SECONDS``
 (default 170), ``--only browser`` (only the Chromium figures, page weight and tap to
-screen: prints them and leaves ``bench/results.json`` as it is).
+screen: prints them and leaves ``bench/results.json`` as it is), ``--only tournament``
+(a 64-team knockout played through the API, bench/tournament.py; printed only).
 """
 
 from __future__ import annotations
@@ -249,10 +250,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
-    ap.add_argument("--only", choices=["browser"], help="only these figures; results.json is not written")
+    ap.add_argument("--only", choices=["browser", "tournament"], help="only these figures; results.json is not written")
     args = ap.parse_args(argv)
     if args.only == "browser":
         return main_browser_only(args)
+    if args.only == "tournament":  # issue 11: bench/tournament.py
+        from bench import tournament
+
+        return tournament.main()
     clock = Clock(min(args.budget, 180.0))
     runs = 3
     secs = 1 if args.quick else 2

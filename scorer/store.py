@@ -94,6 +94,8 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     # 2: the Revanche series' length and the optional players' names and seats (issue 7).
     "ALTER TABLE match ADD COLUMN best_of INTEGER NOT NULL DEFAULT 1 CHECK (best_of IN (1, 3, 5));"
     "ALTER TABLE match ADD COLUMN players TEXT",
+    # 3: tournaments, their slots and audit log (issue 11); the SQL is in scorer.tournament_store.
+    lambda db: _run_script(db, __import__("scorer.tournament_store", fromlist=["MIGRATION"]).MIGRATION),
 ]
 
 

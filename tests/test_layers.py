@@ -17,7 +17,7 @@ import scorer
 
 #: Modules that are edges by design: the database (all SQL) and the web app. Every other
 #: module of ``scorer`` (the core, the calculators, the CLI) must stay free of them.
-EDGES = ("scorer.store", "scorer.web")
+EDGES = ("scorer.store", "scorer.tournament_store", "scorer.web")
 PACKAGE = Path(scorer.__file__).resolve().parent
 
 

@@ -36,7 +36,7 @@ EXAMPLES = 60
 def test_every_api_route_is_described(tmp_path):
     import yaml
 
-    described = {p.replace("{match_id}", "<match_id>") for p in yaml.safe_load(SPEC.read_text())["paths"]}
+    described = {re.sub(r"\{(\w+)\}", r"<\1>", p) for p in yaml.safe_load(SPEC.read_text())["paths"]}
     app = create_app({"TESTING": True, "DATABASE": tmp_path / "o.sqlite3"})
     routes = {r.rule for r in app.url_map.iter_rules() if r.rule.startswith("/api/")}
     assert routes == described
@@ -47,6 +47,8 @@ def live(tmp_path_factory):
     server = Server(tmp_path_factory.mktemp("openapi") / "openapi.sqlite3")
     session = requests.Session()
     r = session.post(server.url + "/api/matches", json={"variant": "argentino-30", "options": {"flor": True}})
+    TOURNAMENT.update(session.post(server.url + "/api/tournaments",
+                                   json={"variant": "truco-15", "teams": ["A", "B", "C"]}).json())
     yield server, session, r.json()
     session.close()
     server.stop()
@@ -58,6 +60,8 @@ def operations():
 
 
 TRIED = {"requests": 0, "refused": 0}
+#: A real tournament (issue 11), so generated requests also reach existing ones.
+TOURNAMENT: dict = {}
 
 
 @pytest.mark.parametrize("operation", operations(), ids=lambda op: f"{op.method.upper()} {op.path}")
@@ -76,7 +80,13 @@ def test_schemathesis_against_the_live_server(live, operation):
             case.path_parameters["match_id"] = match["id"]
         if real_key and case.headers is not None and "X-Edit-Key" in case.headers:
             case.headers["X-Edit-Key"] = match["edit_key"]
+        if real_id and case.path_parameters and "tid" in case.path_parameters:
+            case.path_parameters["tid"] = TOURNAMENT["id"]
+        if real_key and case.headers is not None and "X-Organizer-Key" in case.headers:
+            case.headers["X-Organizer-Key"] = TOURNAMENT["organizer_key"]
+        tournament_url = f"{server.url}/api/tournaments/{TOURNAMENT['id']}"
         before = session.get(state_url).json()
+        tournament_before = session.get(tournament_url).json()
         response = case.call(base_url=server.url, session=session)
         TRIED["requests"] += 1
         case.validate_response(response, checks=[not_a_server_error, status_code_conformance,
@@ -88,6 +98,7 @@ def test_schemathesis_against_the_live_server(live, operation):
             assert len(message) > 10 and not re.search(r"Traceback|Exception", message), message
             after = session.get(state_url).json()
             assert after["version"] == before["version"] and after["names"] == before["names"]
+            assert session.get(tournament_url).json()["version"] == tournament_before["version"]
 
     run()
     print(f"\nschemathesis: {TRIED['requests']} generated requests so far, {TRIED['refused']} refused with a 4xx,"

@@ -167,8 +167,11 @@ def register_views(app: Flask) -> None:
 
     errors.init_app(app)
     app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, MORPH_FILE=MORPH_FILE, STAGE_NAMES=labels.STAGE_NAMES)
-    for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp):
+    from scorer.web import tournament_api, tournament_service, tournaments  # tournaments (issue 11)
+
+    for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp, tournaments.bp, tournament_api.bp):
         app.register_blueprint(blueprint)
+    app.extensions["truco_matches"].listeners.append(tournament_service.on_action)
 
 
 def init_security_headers(app: Flask) -> None:

@@ -63,6 +63,8 @@ class MatchService:
         self.max_actions = int(max_actions)
         self._cache: OrderedDict[str, Match] = OrderedDict()
         self._lock = threading.RLock()
+        #: Called as ``listener(db, row)`` after every stored action (tournaments, issue 11).
+        self.listeners: list[Callable[[sqlite3.Connection, store.MatchRow], None]] = []
 
     def _match(self, db: sqlite3.Connection, row: store.MatchRow) -> Match:
         """The Match for ``row`` at ``row.version`` (lock held by the caller)."""
@@ -132,31 +134,39 @@ class MatchService:
             there); nothing stored.
         :raise LookupError: the match does not exist.
         """
+        with self._lock:
+            result = self._act_locked(db, match, action, version, translate, log_limit, with_state)
+        # --- hook (issue 11): a stored action may end a tournament match; listeners advance it.
+        for listener in self.listeners:
+            listener(db, result.row)
+        return result
+
+    def _act_locked(self, db, match, action, version, translate, log_limit, with_state) -> ActResult:
+        """:meth:`act`'s work, under the service's lock (same arguments and errors)."""
         def answer(outcome: str, m: Match, row: store.MatchRow) -> ActResult:
             return ActResult(outcome, self._state(m, row, translate, log_limit) if with_state else None, row)
 
-        with self._lock:
-            row = self._current(db, match)
-            m = self._match(db, row)
-            action = normalize_action(action)  # raises RuleError on a malformed action
-            undo = action["type"] == "undo"
-            if undo:
-                check_undo(row)
-            if version != row.version:
-                return answer(self._stale_or_duplicate(db, row, action, version), m, row)
-            self._check_room(row)
-            m.apply(action)  # raises RuleError, m unchanged
-            # An Undo is stored only while no Revanche exists (checked again in the write:
-            # another phone may start the Revanche right now).
-            if store.append_action(db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo):
-                return answer(APPLIED, m, replace(row, version=m.version, score=m.score, winner=m.winner))
-            # Another process got there first: forget our copy and report.
-            self._cache.pop(row.id, None)
-            row = self._current(db, row.id)
-            m = self._match(db, row)
-            if undo:
-                check_undo(row)
-            return answer(STALE, m, row)
+        row = self._current(db, match)
+        m = self._match(db, row)
+        action = normalize_action(action)  # raises RuleError on a malformed action
+        undo = action["type"] == "undo"
+        if undo:
+            check_undo(row)
+        if version != row.version:
+            return answer(self._stale_or_duplicate(db, row, action, version), m, row)
+        self._check_room(row)
+        m.apply(action)  # raises RuleError, m unchanged
+        # An Undo is stored only while no Revanche exists (checked again in the write:
+        # another phone may start the Revanche right now).
+        if store.append_action(db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo):
+            return answer(APPLIED, m, replace(row, version=m.version, score=m.score, winner=m.winner))
+        # Another process got there first: forget our copy and report.
+        self._cache.pop(row.id, None)
+        row = self._current(db, row.id)
+        m = self._match(db, row)
+        if undo:
+            check_undo(row)
+        return answer(STALE, m, row)
 
     def _current(self, db: sqlite3.Connection, match: str | store.MatchRow) -> store.MatchRow:
         """``match`` as stored: the row given, unless it is an id or older than the

@@ -1,0 +1,357 @@
+"""All of the tournaments' SQL: tournaments, their slots (matches) and their audit log.
+
+Portable SQL on purpose (``TEXT``/``INTEGER``/``REAL`` columns, ``:name`` parameters, no
+SQLite-only syntax), so the store can also run on PostgreSQL. The tables come from one
+migration appended to :data:`scorer.store.MIGRATIONS` (:data:`MIGRATION`).
+
+A tournament row holds the settings, teams, seed order and drawn lots (JSON) and a
+``version`` bumped by every change, which the TV page polls. A slot row links one slot
+of the layout (:mod:`scorer.tournament`) to the ordinary match playing it
+(``match_id``, the first game; ``series_id``, the Revanche series its later games join)
+and keeps its result once decided. Writes are guarded (``... IS NULL``), so two
+requests advancing one tournament at once never create or record a slot twice.
+
+This module imports neither Flask nor the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from scorer import store
+
+#: Migration text for :data:`scorer.store.MIGRATIONS` (tournaments, issue 11).
+MIGRATION = (
+    "CREATE TABLE tournament ("
+    " id TEXT PRIMARY KEY, organizer_key TEXT NOT NULL, name TEXT NOT NULL, variant TEXT NOT NULL,"
+    " options TEXT NOT NULL, settings TEXT NOT NULL, teams TEXT NOT NULL, players TEXT,"
+    " seeds TEXT NOT NULL, lots TEXT NOT NULL, team_keys TEXT NOT NULL,"
+    " version INTEGER NOT NULL DEFAULT 0, epoch INTEGER NOT NULL DEFAULT 0,"
+    " created REAL NOT NULL, updated REAL NOT NULL);"
+    "CREATE TABLE tournament_slot ("
+    " tournament_id TEXT NOT NULL REFERENCES tournament (id), slot TEXT NOT NULL, position INTEGER NOT NULL,"
+    " match_id TEXT, series_id TEXT, table_number INTEGER, result TEXT, hold TEXT,"
+    " PRIMARY KEY (tournament_id, slot));"
+    "CREATE INDEX tournament_slot_series ON tournament_slot (series_id);"
+    "CREATE TABLE tournament_audit ("
+    " tournament_id TEXT NOT NULL REFERENCES tournament (id), seq INTEGER NOT NULL, at REAL NOT NULL,"
+    " who TEXT NOT NULL, kind TEXT NOT NULL, slot TEXT, before_value TEXT, after_value TEXT,"
+    " PRIMARY KEY (tournament_id, seq))"
+)
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    """One stored tournament: ``settings`` (JSON form of :class:`scorer.tournament.Settings`),
+    ``teams`` names (entry order), ``players`` per team (lists, maybe empty), ``seeds`` team
+    indexes in seed order, ``lots`` drawn numbers by team, ``team_keys`` each team's
+    confirmation key, ``version`` bumped by every change, ``epoch`` by every reopening (a
+    request that looked before a reopening may no longer link matches or record results)."""
+
+    id: str
+    organizer_key: str
+    name: str
+    variant: str
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    teams: tuple[str, ...]
+    players: tuple[tuple[str, ...], ...]
+    seeds: tuple[int, ...]
+    lots: dict[int, int]
+    team_keys: tuple[str, ...]
+    version: int
+    created: float
+    updated: float
+    epoch: int = 0
+
+
+@dataclass(frozen=True)
+class SlotRow:
+    """One slot's link to its match: ``match_id`` (first game), ``series_id``,
+    ``table_number`` and ``result`` (JSON form of :class:`scorer.tournament.Result`, or None)."""
+
+    slot: str
+    position: int
+    match_id: str | None
+    series_id: str | None
+    table_number: int | None
+    result: dict[str, Any] | None
+    hold: str | None = None
+
+
+@dataclass(frozen=True)
+class LiveGame:
+    """The latest game of a slot's series: its id, version, score and winner (for the TV),
+    and ``games`` won per side over the whole series so far."""
+
+    slot: str
+    match_id: str
+    version: int
+    score: tuple[int, int]
+    winner: int | None
+    games: tuple[int, int] = (0, 0)
+
+
+def _tournament(r) -> TournamentRow:
+    return TournamentRow(
+        id=r["id"], organizer_key=r["organizer_key"], name=r["name"], variant=r["variant"],
+        options=json.loads(r["options"]), settings=json.loads(r["settings"]),
+        teams=tuple(json.loads(r["teams"])),
+        players=tuple(tuple(p) for p in json.loads(r["players"] or "[]")),
+        seeds=tuple(json.loads(r["seeds"])),
+        lots={int(k): v for k, v in json.loads(r["lots"]).items()},
+        team_keys=tuple(json.loads(r["team_keys"])),
+        version=r["version"], created=r["created"], updated=r["updated"], epoch=r["epoch"],
+    )
+
+
+def _slot(r) -> SlotRow:
+    return SlotRow(slot=r["slot"], position=r["position"], match_id=r["match_id"], series_id=r["series_id"],
+                   table_number=r["table_number"], result=json.loads(r["result"]) if r["result"] else None,
+                   hold=r["hold"])
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def create_tournament(db: sqlite3.Connection, *, name: str, variant: str, options: dict[str, Any],
+                      settings: dict[str, Any], teams: list[str], players: list[list[str]],
+                      seeds: list[int], slots: list[str], audit: list[tuple[str, str, Any]]) -> TournamentRow:
+    """Store a new tournament with its ``slots`` (ids, layout order) and first audit
+    entries (``(who, kind, after)``), all or nothing; return it with its id and keys."""
+    tid, key, now = store.new_id(), store.new_edit_key(), time.time()
+    with store.write(db):
+        db.execute(
+            "INSERT INTO tournament (id, organizer_key, name, variant, options, settings, teams, players,"
+            " seeds, lots, team_keys, version, created, updated) VALUES (:id, :key, :name, :variant, :options,"
+            " :settings, :teams, :players, :seeds, :lots, :team_keys, 0, :now, :now)",
+            {"id": tid, "key": key, "name": name, "variant": variant, "options": _dumps(options),
+             "settings": _dumps(settings), "teams": _dumps(teams), "players": _dumps(players),
+             "seeds": _dumps(seeds), "lots": "{}",
+             "team_keys": _dumps([secrets.token_urlsafe(16) for _ in teams]), "now": now},
+        )
+        db.executemany(
+            "INSERT INTO tournament_slot (tournament_id, slot, position) VALUES (:t, :slot, :position)",
+            [{"t": tid, "slot": s, "position": i} for i, s in enumerate(slots)],
+        )
+        for who, kind, after in audit:
+            _audit(db, tid, who, kind, None, None, after, now)
+    return get_tournament(db, tid)  # type: ignore[return-value]
+
+
+def get_tournament(db: sqlite3.Connection, tid: str) -> TournamentRow | None:
+    """The tournament ``tid``, or None."""
+    r = db.execute("SELECT * FROM tournament WHERE id = :id", {"id": tid}).fetchone()
+    return _tournament(r) if r else None
+
+
+def get_slots(db: sqlite3.Connection, tid: str) -> list[SlotRow]:
+    """The tournament's slots in layout order."""
+    return [_slot(r) for r in db.execute(
+        "SELECT * FROM tournament_slot WHERE tournament_id = :t ORDER BY position", {"t": tid})]
+
+
+def slot_of_series(db: sqlite3.Connection, series_id: str) -> tuple[str, str] | None:
+    """``(tournament id, slot id)`` played by the Revanche series ``series_id``, or None."""
+    r = db.execute("SELECT tournament_id, slot FROM tournament_slot WHERE series_id = :s",
+                   {"s": series_id}).fetchone()
+    return (r["tournament_id"], r["slot"]) if r else None
+
+
+def series_games(db: sqlite3.Connection, series_id: str) -> list[tuple[tuple[int, int], int | None, int]]:
+    """Every game of a series, oldest first: ``((score0, score1), winner, version)``."""
+    return [((r["score0"], r["score1"]), r["winner"], r["version"]) for r in db.execute(
+        "SELECT score0, score1, winner, version FROM match WHERE series = :s ORDER BY created", {"s": series_id})]
+
+
+def series_match_ids(db: sqlite3.Connection, series_id: str) -> list[str]:
+    """The ids of a series' games, oldest first."""
+    return [r["id"] for r in db.execute("SELECT id FROM match WHERE series = :s ORDER BY created", {"s": series_id})]
+
+
+def slots_with_finished_games(db: sqlite3.Connection, tid: str) -> set[str]:
+    """Slots without a result whose series has at least one finished game (the only ones
+    whose result may be ready to record), in one query."""
+    return {r["slot"] for r in db.execute(
+        "SELECT DISTINCT s.slot FROM tournament_slot s JOIN match m ON m.series = s.series_id"
+        " WHERE s.tournament_id = :t AND s.result IS NULL AND m.winner IS NOT NULL", {"t": tid})}
+
+
+def live_games(db: sqlite3.Connection, tid: str) -> dict[str, LiveGame]:
+    """The latest game of every slot that has a match, by slot id (one query)."""
+    out: dict[str, LiveGame] = {}
+    games: dict[str, list[int]] = {}
+    for r in db.execute(
+        "SELECT s.slot, m.id, m.version, m.score0, m.score1, m.winner, m.created FROM tournament_slot s"
+        " JOIN match m ON m.series = s.series_id WHERE s.tournament_id = :t ORDER BY m.created",
+        {"t": tid},
+    ):
+        won = games.setdefault(r["slot"], [0, 0])
+        if r["winner"] in (0, 1):
+            won[r["winner"]] += 1
+        out[r["slot"]] = LiveGame(r["slot"], r["id"], r["version"], (r["score0"], r["score1"]), r["winner"],
+                                  (won[0], won[1]))
+    return out
+
+
+def stamp(db: sqlite3.Connection, tid: str) -> str | None:
+    """A short text that changes whenever the tournament or any of its games changes
+    (the TV page's poll compares it); None if there is no such tournament."""
+    r = db.execute(
+        "SELECT t.version AS v, (SELECT COALESCE(SUM(m.version), 0) FROM tournament_slot s"
+        " JOIN match m ON m.series = s.series_id WHERE s.tournament_id = :t) AS g,"
+        " (SELECT COUNT(*) FROM tournament_slot s JOIN match m ON m.series = s.series_id"
+        " WHERE s.tournament_id = :t) AS n FROM tournament t WHERE t.id = :t",
+        {"t": tid},
+    ).fetchone()
+    return f"{r['v']}-{r['g']}-{r['n']}" if r else None
+
+
+def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, int | None]], epoch: int) -> int:
+    """Link slots to their new matches, ``(slot, match id, table number)`` each, in one
+    transaction; a table number None gets the lowest one free among the undecided
+    slots. A slot another request linked first is left as it is (its match stays
+    unused). Returns how many slots were linked, or -1 (nothing linked) if the
+    tournament was reopened since ``epoch``: the caller looks again."""
+    linked = 0
+    with store.write(db):
+        if db.execute("SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"] != epoch:
+            return -1
+        used = {r["table_number"] for r in db.execute(
+            "SELECT table_number FROM tournament_slot WHERE tournament_id = :t AND match_id IS NOT NULL"
+            " AND result IS NULL AND table_number IS NOT NULL", {"t": tid})}
+        for slot, match_id, table in claims:
+            if table is None:
+                table = next(n for n in range(1, len(used) + 2) if n not in used)
+            cur = db.execute(
+                "UPDATE tournament_slot SET match_id = :m, series_id = :m, table_number = :n"
+                " WHERE tournament_id = :t AND slot = :slot AND match_id IS NULL",
+                {"m": match_id, "n": table, "t": tid, "slot": slot},
+            )
+            if cur.rowcount == 1:
+                used.add(table)
+                linked += 1
+        if linked:
+            _bump(db, tid)
+    return linked
+
+
+def record_result(db: sqlite3.Connection, tid: str, slot: str, result: dict[str, Any], who: str,
+                  kind: str = "result", epoch: int | None = None) -> bool:
+    """Store the first result of a slot and audit it; False (nothing stored) if it already
+    had one, or if ``epoch`` is given and the tournament was reopened since."""
+    with store.write(db):
+        if epoch is not None and db.execute(
+                "SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"] != epoch:
+            return False
+        cur = db.execute(
+            "UPDATE tournament_slot SET result = :r, hold = NULL WHERE tournament_id = :t AND slot = :slot"
+            " AND result IS NULL",
+            {"r": _dumps(result), "t": tid, "slot": slot},
+        )
+        if cur.rowcount != 1:
+            return False
+        _audit(db, tid, who, kind, slot, None, result)
+        _bump(db, tid)
+    return True
+
+
+def update_result(db: sqlite3.Connection, tid: str, slot: str, before: dict[str, Any] | None,
+                  after: dict[str, Any] | None, who: str, kind: str) -> bool:
+    """Replace a slot's result (``before`` must still be the stored one), audited."""
+    with store.write(db):
+        r = db.execute("SELECT result FROM tournament_slot WHERE tournament_id = :t AND slot = :slot",
+                       {"t": tid, "slot": slot}).fetchone()
+        if r is None or (json.loads(r["result"]) if r["result"] else None) != before:
+            return False
+        db.execute("UPDATE tournament_slot SET result = :r WHERE tournament_id = :t AND slot = :slot",
+                   {"r": _dumps(after) if after is not None else None, "t": tid, "slot": slot})
+        _audit(db, tid, who, kind, slot, before, after)
+        _bump(db, tid)
+    return True
+
+
+def reopen(db: sqlite3.Connection, tid: str, slot: str, undone: list[str], version: int, who: str,
+           before: dict[str, Any] | None, hold: str | None) -> bool:
+    """Reopen ``slot`` (its result cleared, its match kept and held at ``hold``, the
+    series' stamp: its finished state is not read again until the table changes it) and void the ``undone``
+    dependent slots (result and match link cleared; their matches stay in the database,
+    outside the tournament), in one transaction, audited. Guarded by the tournament's
+    ``version``: False, nothing changed, if anything changed since the caller looked."""
+    with store.write(db):
+        cur = db.execute("UPDATE tournament SET version = version + 1, epoch = epoch + 1, updated = :now"
+                         " WHERE id = :t AND version = :v", {"now": time.time(), "t": tid, "v": version})
+        if cur.rowcount != 1:
+            return False
+        db.execute("UPDATE tournament_slot SET result = NULL, hold = :hold WHERE tournament_id = :t AND slot = :slot",
+                   {"t": tid, "slot": slot, "hold": hold})
+        for d in undone:
+            db.execute(
+                "UPDATE tournament_slot SET result = NULL, match_id = NULL, series_id = NULL, table_number = NULL,"
+                " hold = NULL"
+                " WHERE tournament_id = :t AND slot = :slot", {"t": tid, "slot": d})
+        _audit(db, tid, who, "reopen", slot, {"result": before}, {"undone": undone})
+    return True
+
+
+def rename_team(db: sqlite3.Connection, tid: str, team: int, name: str, who: str) -> list[str]:
+    """Rename team ``team`` (index), audited; returns the match ids whose side names the
+    caller should update too (every game of every slot series)."""
+    with store.write(db):
+        row = get_tournament(db, tid)
+        teams = list(row.teams)  # type: ignore[union-attr]
+        before, teams[team] = teams[team], name
+        db.execute("UPDATE tournament SET teams = :teams WHERE id = :t", {"teams": _dumps(teams), "t": tid})
+        _audit(db, tid, who, "rename", None, {"team": team, "name": before}, {"team": team, "name": name})
+        _bump(db, tid)
+    return [r["id"] for r in db.execute(
+        "SELECT m.id FROM tournament_slot s JOIN match m ON m.series = s.series_id WHERE s.tournament_id = :t",
+        {"t": tid})]
+
+
+def set_lots(db: sqlite3.Connection, tid: str, drawn: dict[int, int], who: str, group: list[int]) -> None:
+    """Add drawn lots (team -> number) for a tie that needed them, audited (teams that
+    already have a lot keep it)."""
+    with store.write(db):
+        row = get_tournament(db, tid)
+        lots = dict(row.lots)  # type: ignore[union-attr]
+        new = {t: n for t, n in drawn.items() if t not in lots}
+        if not new:
+            return
+        lots.update(new)
+        db.execute("UPDATE tournament SET lots = :lots WHERE id = :t",
+                   {"lots": _dumps({str(k): v for k, v in lots.items()}), "t": tid})
+        _audit(db, tid, who, "lots", None, {"tied": group}, {str(k): v for k, v in new.items()})
+        _bump(db, tid)
+
+
+def get_audit(db: sqlite3.Connection, tid: str) -> list[dict[str, Any]]:
+    """The audit log, oldest first: ``{"seq", "at", "who", "kind", "slot", "before", "after"}``."""
+    return [
+        {"seq": r["seq"], "at": r["at"], "who": r["who"], "kind": r["kind"], "slot": r["slot"],
+         "before": json.loads(r["before_value"]) if r["before_value"] else None,
+         "after": json.loads(r["after_value"]) if r["after_value"] else None}
+        for r in db.execute("SELECT * FROM tournament_audit WHERE tournament_id = :t ORDER BY seq", {"t": tid})
+    ]
+
+
+def _bump(db: sqlite3.Connection, tid: str) -> None:
+    db.execute("UPDATE tournament SET version = version + 1, updated = :now WHERE id = :t",
+               {"now": time.time(), "t": tid})
+
+
+def _audit(db, tid, who, kind, slot, before, after, now=None) -> None:
+    seq = db.execute("SELECT COALESCE(MAX(seq), -1) + 1 AS n FROM tournament_audit WHERE tournament_id = :t",
+                     {"t": tid}).fetchone()["n"]
+    db.execute(
+        "INSERT INTO tournament_audit (tournament_id, seq, at, who, kind, slot, before_value, after_value)"
+        " VALUES (:t, :seq, :at, :who, :kind, :slot, :before, :after)",
+        {"t": tid, "seq": seq, "at": now or time.time(), "who": who, "kind": kind, "slot": slot,
+         "before": None if before is None else _dumps(before), "after": None if after is None else _dumps(after)},
+    )

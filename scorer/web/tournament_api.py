@@ -1,0 +1,147 @@
+"""The tournaments' JSON API and records.
+
+``POST /api/tournaments`` (201 ``{"id", "organizer_key", "organizer_url", "tv_url",
+"state"}``; 422 with a message, nothing created), ``GET /api/tournaments/<id>`` (the
+state; ``edit_url`` of each match only with ``X-Organizer-Key``),
+``POST /api/tournaments/<id>/corrections`` (``X-Organizer-Key``),
+``GET /api/tournaments/<id>/export`` (JSON: settings, teams, every match with its
+actions, the audit; no keys) and ``GET /api/tournaments/<id>/results.csv``.
+"""
+
+from __future__ import annotations
+
+import csv
+import hmac
+import io
+
+from flask import Blueprint, jsonify, make_response, request, url_for
+
+from scorer import store
+from scorer import tournament_store as tstore
+from scorer.errors import TrucoError
+from scorer.web import tournament_service as service
+from scorer.web.api import error_json, json_body
+from scorer.web.db import get_db
+from scorer.web.matches import public_base
+from scorer.web.records import FORMULA_START
+from scorer.web.tournaments import check_organizer, create_from, describe, get_or_404
+
+bp = Blueprint("tournament_api", __name__, url_prefix="/api")
+
+#: The ``format`` field of a tournament export.
+FORMAT = "truco-scorer-tournament/1"
+
+
+def is_organizer(loaded: service.Loaded) -> bool:
+    """Whether the request carries the right ``X-Organizer-Key`` (constant-time compare)."""
+    key = request.headers.get("X-Organizer-Key", "")
+    return bool(key) and hmac.compare_digest(key.encode(), loaded.row.organizer_key.encode())
+
+
+@bp.post("/tournaments")
+def create():
+    """Create a tournament; 201 with its links and state, or 422 (nothing created)."""
+    data = json_body()
+    try:
+        loaded = create_from(data)
+    except TrucoError as e:
+        return error_json(e)
+    base = public_base()
+    row = loaded.row
+    return jsonify(
+        id=row.id,
+        organizer_key=row.organizer_key,
+        organizer_url=base + url_for("tournaments.organizer", tid=row.id, key=row.organizer_key),
+        tv_url=base + url_for("tournaments.tv", tid=row.id),
+        state=describe(loaded, organizer=True),
+    ), 201
+
+
+@bp.get("/tournaments/<tid>")
+def state(tid: str):
+    """The tournament now (issue 11's shape); ``edit_url`` only for the organizer.
+
+    :raise 404: unknown tournament.
+    """
+    loaded = get_or_404(tid)
+    return jsonify(describe(loaded, organizer=is_organizer(loaded)))
+
+
+@bp.post("/tournaments/<tid>/corrections")
+def correct(tid: str):
+    """Apply a correction (walkover, abandonment, reopen, rename, confirm); answers
+    ``{"undone", "state"}``.
+
+    :raise 403: no or wrong ``X-Organizer-Key``. :raise 409: ``confirm_cascade`` (the
+    matches it would undo are in ``allowed``; send ``"confirmed": true``) or
+    ``changed_meanwhile``. :raise 422: a bad correction.
+    """
+    loaded = get_or_404(tid)
+    check_organizer(loaded, request.headers.get("X-Organizer-Key"))
+    data = json_body()
+    try:
+        done = service.correct(get_db(), tid, data)
+    except TrucoError as e:
+        return error_json(e, 409 if e.code in ("confirm_cascade", "changed_meanwhile") else 422)
+    return jsonify(undone=done["undone"], state=describe(get_or_404(tid), organizer=True))
+
+
+@bp.get("/tournaments/<tid>/export")
+def export(tid: str):
+    """The whole tournament as a JSON file: settings, teams, seeds, lots, every slot
+    with its result and its games' actions, and the audit log. Never a key."""
+    loaded = get_or_404(tid)
+    db = get_db()
+    row = loaded.row
+    slots = []
+    for slot in loaded.t.slots:
+        srow = loaded.slots.get(slot.id)
+        games = []
+        if srow and srow.series_id:
+            for game in store.get_matches(db, tstore.series_match_ids(db, srow.series_id)):
+                games.append({"id": game.id, "names": list(game.names), "score": list(game.score),
+                              "winner": game.winner, "actions": store.get_actions(db, game.id)})
+        sv = loaded.view.slots[slot.id]
+        slots.append({"slot": slot.id, "stage": slot.stage, "round": slot.round, "teams": list(sv.teams),
+                      "table": srow.table_number if srow else None,
+                      "result": sv.result.to_json() if sv.result else None, "games": games})
+    data = {
+        "format": FORMAT, "id": row.id, "name": row.name, "variant": row.variant, "options": row.options,
+        "settings": row.settings, "teams": list(row.teams), "players": [list(p) for p in row.players],
+        "seeds": list(row.seeds), "lots": {str(k): v for k, v in row.lots.items()},
+        "slots": slots, "standings": [r.to_json() for r in loaded.view.standings.rows],
+        "champion": loaded.view.champion, "audit": tstore.get_audit(db, tid),
+    }
+    response = jsonify(data)
+    response.headers["Content-Disposition"] = f'attachment; filename="tournament-{row.id}.json"'
+    return response
+
+
+def _cell(value) -> str:
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+@bp.get("/tournaments/<tid>/results.csv")
+def results_csv(tid: str):
+    """Results as CSV: one line per decided or playing match."""
+    loaded = get_or_404(tid)
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["stage", "round", "match", "team0", "team1", "kind", "winner", "tentos0", "tentos1",
+                "games0", "games1"])
+    teams = loaded.row.teams
+    for slot in loaded.t.slots:
+        sv = loaded.view.slots[slot.id]
+        if None in sv.teams:
+            continue
+        res = sv.result
+        w.writerow([_cell(x) for x in (
+            slot.stage, slot.round, slot.number, teams[sv.teams[0]], teams[sv.teams[1]],
+            res.kind if res else "", teams[sv.teams[res.winner]] if res else "",
+            res.tentos[0] if res else "", res.tentos[1] if res else "",
+            res.games[0] if res else "", res.games[1] if res else "")])
+    response = make_response(out.getvalue())
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="tournament-{tid}.csv"'
+    return response

@@ -1,0 +1,292 @@
+"""The tournaments' application service: the core (:mod:`scorer.tournament`) plus the
+store (:mod:`scorer.tournament_store`), and the ordinary matches the tables play.
+
+Views and the API call only this module. It creates a tournament, loads one (layout,
+results, live games), advances it (results read from finished matches, the next
+matches created once both teams are known, lots drawn for a finished stage's
+remaining ties) and applies corrections. :func:`on_action` is the hook the match
+service calls after every stored action: a table's last point moves the tournament on.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from scorer import store
+from scorer import tournament as core
+from scorer import tournament_store as tstore
+from scorer.series import series_status
+
+log = logging.getLogger(__name__)
+
+#: Who made a change, as the audit log writes it.
+ORGANIZER = "organizer"
+
+
+@dataclass
+class Loaded:
+    """One tournament as it is now: its ``row``, core layout ``t``, slot rows by id,
+    ``results`` (slot id -> :class:`~scorer.tournament.Result`), resolved ``view`` and the
+    latest game of every slot with a match (``live``)."""
+
+    row: tstore.TournamentRow
+    t: core.Tournament
+    slots: dict[str, tstore.SlotRow]
+    results: dict[str, core.Result]
+    view: core.View
+    live: dict[str, tstore.LiveGame]
+
+
+def settings_of(row: tstore.TournamentRow) -> core.Settings:
+    """The stored settings as core :class:`~scorer.tournament.Settings`."""
+    return core.settings_from_json(row.settings, len(row.teams))
+
+
+def create(db: sqlite3.Connection, *, name: str, variant: str, options: dict[str, Any], teams: list[str],
+           players: list[list[str]], settings: core.Settings, draw: bool) -> Loaded:
+    """Store a new tournament and create its first matches.
+
+    ``draw``: the seed order is a random draw (recorded in the audit) instead of the
+    order entered. The caller validated everything first.
+    """
+    seeds = list(range(len(teams)))
+    audit: list[tuple[str, str, Any]] = [(ORGANIZER, "create", {"teams": teams, "settings": settings.to_json()})]
+    if draw:
+        secrets.SystemRandom().shuffle(seeds)
+        audit.append((ORGANIZER, "draw", {"seeds": seeds}))
+    t = core.build(teams, settings, seeds)
+    row = tstore.create_tournament(
+        db, name=name, variant=variant, options=options, settings=settings.to_json(), teams=teams,
+        players=players, seeds=seeds, slots=[s.id for s in t.slots], audit=audit,
+    )
+    return advance(db, row.id)  # type: ignore[return-value]
+
+
+def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
+    """The tournament ``tid`` as it is now (no writes), or None."""
+    row = tstore.get_tournament(db, tid)
+    if row is None:
+        return None
+    t = core.build(row.teams, settings_of(row), row.seeds)
+    slots = {s.slot: s for s in tstore.get_slots(db, tid)}
+    results = {k: core.Result.from_json(s.result) for k, s in slots.items() if s.result}
+    view = core.resolve(t, results, row.lots)
+    return Loaded(row, t, slots, results, view, tstore.live_games(db, tid))
+
+
+def series_stamp(games: list) -> str:
+    """A text that changes whenever any game of a series changes (its held state)."""
+    return f"{len(games)}-{sum(g[2] for g in games)}"
+
+
+def series_result(db: sqlite3.Connection, series_id: str, best_of: int, hold: str | None = None) -> core.Result | None:
+    """The result of a slot's series once it is decided (None before): the side that won
+    the game (best of 1) or the series, tentos summed over its games. None too while
+    the series is as it was when the organizer reopened it (``hold``)."""
+    games = tstore.series_games(db, series_id)
+    if hold is not None and series_stamp(games) == hold:
+        return None
+    if best_of == 1:
+        games = games[:1]
+    wins = [0, 0]
+    tentos = [0, 0]
+    for (a, b), winner, _v in games:
+        tentos[0] += a
+        tentos[1] += b
+        if winner in (0, 1):
+            wins[winner] += 1
+    finished = sum(1 for _s, w, _v in games if w is not None)
+    if best_of == 1:
+        winner = games[0][1] if games else None
+    else:
+        winner = series_status(wins, best_of, max(len(games), finished)).winner
+    if winner is None:
+        return None
+    return core.Result("played", winner, (tentos[0], tentos[1]), (wins[0], wins[1]))
+
+
+def advance(db: sqlite3.Connection, tid: str, who: str = "table") -> Loaded | None:
+    """Bring the tournament up to date and return it: record the result of every slot
+    whose series has ended, draw lots for ties a finished stage still has, and create
+    the match of every slot whose two teams are now known (each slot once, even when
+    several requests advance at once). Safe to call at any time."""
+    for _round in range(200):  # each pass settles at least one round; a bound, not a loop forever
+        loaded = load(db, tid)
+        if loaded is None:
+            return None
+        changed = False
+        for sid in tstore.slots_with_finished_games(db, tid):
+            sv, srow = loaded.view.slots[sid], loaded.slots[sid]
+            if sv.status != "ready" or not srow.series_id:
+                continue
+            result = series_result(db, srow.series_id, sv.slot.best_of, srow.hold)
+            if result is not None:
+                table = srow.table_number
+                changed |= tstore.record_result(db, tid, sid, result.to_json(), f"table {table}" if table else who,
+                                                epoch=loaded.row.epoch)
+        for group in loaded.view.needs_lots:
+            drawn = {t: secrets.randbelow(10**9) + 1 for t in group}
+            tstore.set_lots(db, tid, drawn, "draw", list(group))
+            changed = True
+        if changed:
+            continue
+        claims = [_start(db, loaded, sv) for sid, sv in loaded.view.slots.items()
+                  if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None]
+        if claims and tstore.claim_slots(db, tid, claims, loaded.row.epoch):
+            continue  # linked some (look again), or reopened meanwhile (-1: look again)
+        return loaded
+    return load(db, tid)
+
+
+def table_for(t: core.Tournament, slot: core.Slot) -> int | None:
+    """The fixed table of a league or group match: its number in the round, after the
+    tables of the groups before it (so a round's tables are 1..n/2 and the room keeps
+    its layout); None for a knockout match (the lowest table free when it starts)."""
+    if slot.stage == "league":
+        return slot.number
+    if slot.stage.startswith("group"):
+        before = 0
+        for g, members in enumerate(core.group_members(t), start=1):
+            if f"group{g}" == slot.stage:
+                return before + slot.number
+            before += len(members) // 2
+    return None
+
+
+def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView) -> tuple[str, str, int | None]:
+    """Create the ordinary match of a slot whose teams are known; the claim to link it."""
+    row = loaded.row
+    a, b = sv.teams  # both known: status "ready"
+    players = None
+    pa = row.players[a] if a < len(row.players) else ()
+    pb = row.players[b] if b < len(row.players) else ()
+    if len(pa) == len(pb) and len(pa) in (2, 3):
+        players = [list(pa), list(pb)]
+    match = store.create_match(db, variant=row.variant, options=row.options, names=[row.teams[a], row.teams[b]],
+                               mano=0, best_of=sv.slot.best_of, players=players)
+    return (sv.slot.id, match.id, table_for(loaded.t, sv.slot))
+
+
+def on_action(db: sqlite3.Connection, match: store.MatchRow) -> None:
+    """The hook after a stored action: if the match plays a tournament slot, advance
+    that tournament (a finished game or series moves the winner on). Never raises: the
+    action is already stored, and the next read of the tournament advances it anyway."""
+    try:
+        if match is None or match.winner is None:
+            return  # only a finished game can move a tournament on
+        found = tstore.slot_of_series(db, match.series)
+        if found is not None:
+            advance(db, found[0])
+    except Exception:  # noqa: BLE001 - logged; the tournament catches up on its next read
+        log.exception("advancing the tournament of match %s failed", match.id)
+
+
+# ---------------------------------------------------------------- corrections
+
+CORRECTIONS = ("walkover", "abandonment", "reopen", "rename", "confirm")
+
+
+def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = ORGANIZER) -> dict[str, Any]:
+    """Apply one correction and return ``{"undone": [slot ids]}`` (matches voided).
+
+    ``data``: ``{"kind": "walkover", "slot", "absent": side}``, ``{"kind": "abandonment",
+    "slot", "abandoned": side, }``, ``{"kind": "reopen", "slot", "confirmed": bool}``,
+    ``{"kind": "rename", "team": index, "name"}``, ``{"kind": "confirm", "slot", "side"}``
+    (0, 1, or 2 for the organizer deciding for both). A walkover or abandonment on a
+    slot that already has a result reopens it first. Without ``confirmed``, a change
+    that would undo later matches changes nothing and raises ``confirm_cascade``
+    listing them.
+
+    :raise core.TournamentError: bad correction (``bad_correction``, ``unknown_slot``,
+        ``not_playable``, ``confirm_cascade``, ``changed_meanwhile``, ...).
+    """
+    loaded = advance(db, tid)
+    assert loaded is not None
+    kind = data.get("kind")
+    if kind not in CORRECTIONS:
+        raise core.TournamentError("bad_correction", core.N_(
+            "Unknown correction: choose walkover, abandonment, reopen, rename or confirm."))
+    if kind == "rename":
+        team, name = data.get("team"), data.get("name")
+        if type(team) is not int or not 0 <= team < len(loaded.row.teams) or not isinstance(name, str):
+            raise core.TournamentError("bad_correction", core.N_("Renaming needs a team number and a name."))
+        teams = list(loaded.row.teams)
+        teams[team] = name
+        teams = list(core.check_teams(teams))
+        for match_id in tstore.rename_team(db, tid, team, teams[team], who):
+            m = store.get_match(db, match_id)
+            if m is not None:
+                store.rename_match(db, match_id, [teams[team] if n == loaded.row.teams[team] else n for n in m.names])
+        return {"undone": []}
+    slot_id = data.get("slot")
+    if not isinstance(slot_id, str):
+        raise core.TournamentError("bad_correction", core.N_("This correction needs the match (slot)."))
+    loaded.t.slot(slot_id)
+    sv = loaded.view.slots[slot_id]
+    if kind == "confirm":
+        side = data.get("side")
+        if side not in (0, 1, 2) or type(side) is not int:
+            raise core.TournamentError("bad_correction", core.N_("Confirming needs a side: 0, 1 or 2 (organizer)."))
+        new = core.confirm(loaded.t, loaded.results, slot_id, side)
+        tstore.update_result(db, tid, slot_id, loaded.results[slot_id].to_json(), new[slot_id].to_json(),
+                             who, "confirm")
+        advance(db, tid)
+        return {"undone": []}
+    undone: list[str] = []
+    if slot_id in loaded.results or kind == "reopen":
+        if slot_id not in loaded.results and sv.status != "ready":
+            raise core.TournamentError("not_playable", core.N_(
+                "This match cannot have a result yet: a team is still unknown."))
+        _new, undone = core.reopen(loaded.t, loaded.results, slot_id)
+        if undone and data.get("confirmed") is not True:
+            raise core.TournamentError("confirm_cascade", core.N_(
+                "This also undoes {count} later matches: confirm to go on."), allowed=undone, count=len(undone))
+        before = loaded.results[slot_id].to_json() if slot_id in loaded.results else None
+        srow = loaded.slots[slot_id]
+        hold = series_stamp(tstore.series_games(db, srow.series_id)) if srow.series_id else None
+        if not tstore.reopen(db, tid, slot_id, undone, loaded.row.version, who, before, hold):
+            raise core.TournamentError("changed_meanwhile", core.N_(
+                "The tournament changed meanwhile: look again and retry."))
+        if kind == "reopen":
+            advance(db, tid)
+            return {"undone": undone}
+        loaded = load(db, tid)
+        assert loaded is not None
+        sv = loaded.view.slots[slot_id]
+    if sv.status == "waiting":
+        raise core.TournamentError("not_playable", core.N_(
+            "This match cannot have a result yet: a team is still unknown."))
+    field = "absent" if kind == "walkover" else "abandoned"
+    side = data.get(field)
+    if side not in (0, 1) or type(side) is not int:
+        raise core.TournamentError("bad_correction", core.N_("Say which side (0 or 1) was absent or left."))
+    tentos = (0, 0)
+    live = loaded.live.get(slot_id)
+    if kind == "abandonment" and live is not None:
+        srow = loaded.slots[slot_id]
+        games = tstore.series_games(db, srow.series_id) if srow.series_id else []
+        tentos = (sum(g[0][0] for g in games), sum(g[0][1] for g in games))
+    result = core.Result(kind, 1 - side, tentos, (0, 0), (0, 1))
+    if not tstore.record_result(db, tid, slot_id, result.to_json(), who, kind):
+        raise core.TournamentError("changed_meanwhile", core.N_("The tournament changed meanwhile: look again and retry."))
+    advance(db, tid)
+    return {"undone": undone}
+
+
+def stamp(db: sqlite3.Connection, tid: str) -> str | None:
+    """What the TV page's poll compares (changes with the tournament or any of its games)."""
+    return tstore.stamp(db, tid)
+
+
+def audit(db: sqlite3.Connection, tid: str) -> list[dict[str, Any]]:
+    """The audit log, oldest first (:func:`scorer.tournament_store.get_audit`)."""
+    return tstore.get_audit(db, tid)
+
+
+def preview_reopen(loaded: Loaded, slot_id: str) -> list[str]:
+    """The slots reopening ``slot_id`` would undo (for the confirmation page)."""
+    return core.reopen(loaded.t, loaded.results, slot_id)[1]

@@ -1,0 +1,518 @@
+"""Tournament pages: create, organizer page, corrections, printable table cards, TV page,
+team confirmation links.
+
+``/tournaments/new`` (form), ``POST /tournaments``; the organizer's pages live under
+``/t/<id>/<organizer_key>`` (key in the path, like a match's edit link); the TV page
+``/tv/<id>`` needs no key and polls ``/tv/<id>/live`` every 2 s (204 while unchanged).
+Views are thin: :mod:`scorer.web.tournament_service` does the work; :func:`describe`
+is the one view model both the pages and the JSON API use.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+from typing import Any
+
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from scorer import store
+from scorer import tournament as core
+from scorer.errors import TrucoError
+from scorer.variants import VARIANTS
+from scorer.web import forms, qr
+from scorer.web import tournament_service as service
+from scorer.web.db import get_db
+from scorer.web.i18n import translate
+from scorer.web.matches import public_base
+from scorer.web.matches import service as match_service
+
+bp = Blueprint("tournaments", __name__)
+
+#: TV page poll interval (seconds); the issue asks for updates within 2 s.
+TV_POLL_SECONDS = 2
+
+#: Words for the tiebreak criteria (organizer and TV pages print the list in force).
+TIEBREAK_NAMES = {
+    "points": core.N_("points"),
+    "wins": core.N_("wins"),
+    "head_to_head": core.N_("head-to-head among the tied teams (points, then tento difference)"),
+    "tento_difference": core.N_("tento difference"),
+    "tentos_for": core.N_("tentos for"),
+    "lots": core.N_("draw of lots"),
+}
+
+
+def get_or_404(tid: str) -> service.Loaded:
+    """The tournament ``tid``, advanced to now.
+
+    :raise 404: no tournament has that id.
+    """
+    loaded = service.advance(get_db(), tid)
+    if loaded is None:
+        abort(404, gettext("There is no tournament with this address."))
+    return loaded
+
+
+def check_organizer(loaded: service.Loaded, key: str | None) -> None:
+    """Compare ``key`` with the organizer key in constant time.
+
+    :raise 403: missing or wrong key.
+    """
+    if not key or not hmac.compare_digest(key.encode(), loaded.row.organizer_key.encode()):
+        abort(403, gettext("This link cannot change the tournament: the organizer key is missing or wrong."))
+
+
+def stage_title(stage: str) -> str:
+    """A stage's name in the user's language."""
+    if stage.startswith("group"):
+        return gettext("Group %(n)s", n=stage[5:])
+    return {"main": gettext("Bracket"), "league": gettext("League"),
+            "repescagem": gettext("Repescagem")}.get(stage, stage)
+
+
+def round_title(loaded: service.Loaded, stage: str, number: int) -> str:
+    """"Final", "Semifinal", "Quarterfinal" or "Round n"."""
+    if stage in ("main", "repescagem"):
+        last = max(s.round for s in loaded.t.slots if s.stage == stage)
+        names = {0: gettext("Final"), 1: gettext("Semifinals"), 2: gettext("Quarterfinals")}
+        if stage == "main" or (loaded.t.settings.repescagem == "apart"):
+            if last - number in names:
+                return names[last - number]
+    return gettext("Round %(n)s", n=number)
+
+
+def describe(loaded: service.Loaded, *, organizer: bool = False) -> dict[str, Any]:
+    """The tournament as the API returns it (issue 11's shape), also the pages' model.
+
+    ``{"id", "name", "variant", "format", "best_of", "teams", "rounds", "stages",
+    "standings", "groups", "tiebreaks", "points", "champion", "repescagem_champion",
+    "finished", "version"}``; a match is ``{"id", "slot", "table", "teams", "status",
+    "watch_url", "edit_url" (organizer only), "score", "series", "winner", "result"}``.
+    """
+    base = public_base()
+    row, view = loaded.row, loaded.view
+    stages: dict[str, dict[int, list[dict[str, Any]]]] = {}
+    for slot in sorted(loaded.t.slots, key=lambda s: (s.round, s.number)):
+        sv = view.slots[slot.id]
+        srow = loaded.slots.get(slot.id)
+        live = loaded.live.get(slot.id)
+        match: dict[str, Any] = {
+            "id": srow.match_id if srow else None,
+            "slot": slot.id,
+            "table": srow.table_number if srow and sv.result is None else None,
+            "teams": list(sv.teams),
+            "status": sv.status,
+            "best_of": slot.best_of,
+            "watch_url": base + url_for("matches.watch", match_id=live.match_id) if live else None,
+            "score": list(live.score) if live else None,
+            "live": bool(live and live.version > 0 and sv.result is None),
+            "series": (list(sv.result.games) if sv.result else list(live.games) if live else [0, 0])
+            if slot.best_of > 1 else None,
+            "winner": sv.winner,
+            "result": sv.result.to_json() if sv.result else None,
+        }
+        if organizer:
+            match["edit_url"] = None
+            if live is not None:
+                game = store.get_match(get_db(), live.match_id)
+                if game is not None:
+                    match["edit_url"] = base + url_for("matches.scoreboard", match_id=game.id, key=game.edit_key)
+        stages.setdefault(slot.stage, {}).setdefault(slot.round, []).append(match)
+
+    def rounds(stage: str) -> list[dict[str, Any]]:
+        out = []
+        for number, matches in sorted(stages.get(stage, {}).items()):
+            rests = loaded.t.byes.get(f"{stage}:{number}", ())
+            if stage == "main" and number == 1:
+                rests = loaded.t.byes.get("main", ())
+                if "qualifiers" in loaded.t.byes:  # groups: byes go to qualifier places
+                    q = loaded.view.qualifiers
+                    rests = tuple(q[p] for p in loaded.t.byes["qualifiers"]) if q is not None else ()
+            out.append({"number": number, "title": round_title(loaded, stage, number), "matches": matches,
+                        "done": all(m["status"] == "done" for m in matches),
+                        "byes": [b for b in rests if b is not None]})
+        return out
+
+    first = "league" if row.settings["format"] == "round_robin" else "main"
+    groups = [
+        {"name": f"group{g}", "title": stage_title(f"group{g}"), "rounds": rounds(f"group{g}"),
+         "standings": [r.to_json() for r in table.rows]}
+        for g, table in enumerate(view.groups, start=1)
+    ]
+    extra = [{"name": s, "title": stage_title(s), "rounds": rounds(s)} for s in core.stage_names(loaded.t)
+             if s != first and not s.startswith("group")]
+    return {
+        "id": row.id,
+        "name": row.name,
+        "variant": row.variant,
+        "options": row.options,
+        "format": row.settings["format"],
+        "best_of": row.settings["best_of"],
+        "final_best_of": row.settings["final_best_of"] or row.settings["best_of"],
+        "teams": list(row.teams),
+        "players": [list(p) for p in row.players],
+        "rounds": rounds(first),
+        "stages": groups + extra,
+        "standings": [r.to_json() for r in view.standings.rows],
+        "tiebreaks": list(row.settings["tiebreaks"]),
+        "points": row.settings["points"],
+        "champion": view.champion,
+        "repescagem_champion": view.repescagem_champion,
+        "finished": view.finished,
+        "version": row.version,
+    }
+
+
+#: Words for the audit's kinds of change.
+AUDIT_KINDS = {
+    "create": core.N_("created"), "draw": core.N_("seeding drawn"), "result": core.N_("result"),
+    "walkover": core.N_("walkover"), "abandonment": core.N_("abandonment"), "reopen": core.N_("reopened"),
+    "rename": core.N_("renamed"), "lots": core.N_("draw of lots"), "confirm": core.N_("confirmed"),
+}
+
+
+def audit_who(who: str) -> str:
+    """Who made a change, in words: the organizer, table n, a team, or the draw."""
+    if who == "organizer":
+        return gettext("Organizer")
+    if who == "draw":
+        return gettext("draw of lots")
+    kind, _, rest = who.partition(" ")
+    if kind == "table" and rest.isdigit():
+        return gettext("Table %(n)s", n=rest)
+    if kind == "team":
+        return gettext("Team") + " " + rest
+    return who
+
+
+def audit_lines(loaded: service.Loaded, audit: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The audit log in words (newest first): ``{"at", "who", "what", "match", "before", "after"}``."""
+    teams = loaded.row.teams
+
+    def name(i: Any) -> str:
+        return teams[i] if isinstance(i, int) and 0 <= i < len(teams) else "…"
+
+    def match_of(slot: str | None) -> str:
+        sv = loaded.view.slots.get(slot or "")
+        if sv is None:
+            return slot or ""
+        return f"{name(sv.teams[0])} v {name(sv.teams[1])} ({stage_title(sv.slot.stage)}, {sv.slot.round})"
+
+    def result(slot: str | None, res: Any) -> str:
+        if not isinstance(res, dict) or "winner" not in res:
+            return ""
+        sv = loaded.view.slots.get(slot or "")
+        sides = sv.teams if sv else (None, None)
+        won, lost = name(sides[res["winner"]]), name(sides[1 - res["winner"]])
+        if res["kind"] == "walkover":
+            return gettext("W.O.: %(team)s absent", team=lost)
+        if res["kind"] == "abandonment":
+            return gettext("%(team)s left the match", team=lost)
+        a, b = res.get("tentos", (0, 0))
+        text = gettext("won by %(team)s", team=won) + f" ({a}–{b})"
+        if res.get("confirmed"):
+            text += " ✓" + ",".join(name(sides[s]) for s in res["confirmed"] if s in (0, 1))
+        return text
+
+    out = []
+    for a in reversed(audit):
+        before, after, kind = a["before"], a["after"], a["kind"]
+        if kind == "create":
+            words = (gettext("Tournament") + f": {len(after['teams'])}, {after['settings']['format']}", "")
+        elif kind == "draw":
+            words = (", ".join(name(i) for i in after["seeds"]), "")
+        elif kind == "rename":
+            words = (before["name"], after["name"])
+        elif kind == "lots":
+            words = (", ".join(name(i) for i in before["tied"]),
+                     ", ".join(f"{name(int(k))}: {v}" for k, v in after.items()))
+        elif kind == "reopen":
+            words = (result(a["slot"], (before or {}).get("result")),
+                     ", ".join(match_of(s) for s in after.get("undone", [])))
+        else:
+            words = (result(a["slot"], before), result(a["slot"], after))
+        out.append({"at": a["at"], "who": audit_who(a["who"]), "what": gettext(AUDIT_KINDS.get(kind, kind)), "match": match_of(a["slot"]) if a["slot"] else "",
+                    "before": words[0], "after": words[1]})
+    return out
+
+
+def page_context(loaded: service.Loaded, *, organizer: bool) -> dict[str, Any]:
+    """Template context shared by the organizer and TV pages."""
+    data = describe(loaded, organizer=organizer)
+    stages = [{"rounds": data["rounds"]}] + data["stages"]
+    return {
+        "t": data,
+        "live": [m for stage in stages for rnd in stage["rounds"] for m in rnd["matches"] if m["live"]],
+        "row": loaded.row,
+        "team": lambda i: data["teams"][i] if i is not None else "?",
+        "tiebreak_names": [gettext(TIEBREAK_NAMES[c]) for c in data["tiebreaks"]],
+        "stamp": loaded_stamp(loaded),
+        "poll_seconds": TV_POLL_SECONDS,
+    }
+
+
+def loaded_stamp(loaded: service.Loaded) -> str:
+    """The TV poll's stamp of the tournament as it is now."""
+    return service.stamp(get_db(), loaded.row.id) or ""
+
+
+# ---------------------------------------------------------------- create
+
+
+def create_form_context(error: str | None = None, form: Any = None) -> dict[str, Any]:
+    form = form or {}
+    variant = form.get("variant") or "truco-15"
+    ctx = forms.new_match_context(variant if variant in VARIANTS else "truco-15", {})
+    ctx.update(error=error, form=form, formats=core.FORMATS, tiebreaks=core.TIEBREAKS,
+               tiebreak_names={k: gettext(v) for k, v in TIEBREAK_NAMES.items()})
+    return ctx
+
+
+@bp.get("/tournaments/new")
+def new():
+    """The create-a-tournament form."""
+    return render_template("tournaments/new.html", **create_form_context())
+
+
+def parse_teams(text: str) -> tuple[list[str], list[list[str]]]:
+    """Teams typed one per line, ``Name: player, player`` for optional players."""
+    teams, players = [], []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        name, _, rest = line.partition(":")
+        teams.append(name.strip())
+        players.append([p.strip()[:24] for p in rest.split(",") if p.strip()])
+    return teams, players
+
+
+def create_from(data: dict[str, Any]) -> service.Loaded:
+    """Validate ``data`` (the API's body or the form, already shaped alike) and create.
+
+    :raise TrucoError: bad teams, settings, variant or options (nothing created).
+    """
+    name = data.get("name")
+    if name is not None and not isinstance(name, str):
+        raise core.TournamentError("bad_name", core.N_("The tournament's name must be a text."))
+    name = " ".join((name or "").split())[:60] or gettext("Tournament")
+    raw_teams = data.get("teams")
+    players: list[list[str]] = []
+    if isinstance(raw_teams, list) and raw_teams and all(isinstance(t, dict) for t in raw_teams):
+        players = [[" ".join(x.split())[:24] for x in p] if isinstance(p := t.get("players"), list)
+                   and all(isinstance(x, str) for x in p) else [] for t in raw_teams]
+        raw_teams = [t.get("name") for t in raw_teams]
+    teams = list(core.check_teams(raw_teams))
+    players = players or [[] for _ in teams]
+    options = data.get("options")
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise core.TournamentError("bad_options", core.N_("Options must be a JSON object."))
+    m = match_service().check_settings(data.get("variant"), options, 0)
+    settings = core.settings_from_json(data, len(teams))
+    draw = data.get("draw", False)
+    if not isinstance(draw, bool):
+        raise core.TournamentError("bad_setting", core.N_("{key} must be true or false."), key="draw")
+    return service.create(get_db(), name=name, variant=data["variant"], options=m.options, teams=teams,
+                          players=players, settings=settings, draw=draw)
+
+
+def data_from_form(form) -> dict[str, Any]:
+    """The create form as the API's body."""
+    teams, players = parse_teams(form.get("teams", ""))
+    settings = forms.settings_from_form(form)
+
+    def number(key: str, default: int | None) -> Any:
+        text = form.get(key, "").strip()
+        if re.fullmatch(r"-?[0-9]{1,6}", text):
+            return int(text)
+        return default if not text else text  # the core refuses it with a message
+
+    rep = form.get("repescagem", "")
+    tiebreaks = [c for c in form.get("tiebreaks", "").replace(",", " ").split()] or None
+    return {
+        "name": form.get("name", ""),
+        "variant": settings["variant"],
+        "options": settings["options"],
+        "teams": [{"name": n, "players": p} for n, p in zip(teams, players)],
+        "format": form.get("format", "knockout"),
+        "best_of": number("best_of", 1),
+        "final_best_of": number("final_best_of", None),
+        "legs": number("legs", 1),
+        "groups": number("groups", 2),
+        "advance": number("advance", 2),
+        "best_extra": number("best_extra", 0),
+        "repescagem": None if not rep else ("apart" if rep == "apart" else number("repescagem", None)),
+        "confirm": form.get("confirm") == "on",
+        "draw": form.get("draw") == "on",
+        "points": {k: number(f"points_{k}", v) for k, v in vars(core.Points()).items()},
+        "tiebreaks": tiebreaks,
+    }
+
+
+@bp.post("/tournaments")
+def create():
+    """Create a tournament from the form and go to its organizer page.
+
+    :raise 422: bad input (the form again, saying what was wrong; nothing created).
+    """
+    try:
+        loaded = create_from(data_from_form(request.form))
+    except TrucoError as e:
+        ctx = create_form_context(e.render(translate), request.form)
+        return render_template("tournaments/new.html", **ctx), 422
+    return redirect(url_for("tournaments.organizer", tid=loaded.row.id, key=loaded.row.organizer_key), 303)
+
+
+# ---------------------------------------------------------------- organizer
+
+
+@bp.get("/t/<tid>/<key>")
+def organizer(tid: str, key: str):
+    """The organizer page: bracket or table, every table's links, corrections, audit.
+
+    :raise 404: unknown tournament. :raise 403: wrong organizer key.
+    """
+    loaded = get_or_404(tid)
+    check_organizer(loaded, key)
+    ctx = page_context(loaded, organizer=True)
+    ctx.update(key=key, audit=audit_lines(loaded, service.audit(get_db(), tid)),
+               message=request.args.get("msg"), base=public_base(),
+               team_links=[public_base() + url_for("tournaments.team_page", tid=tid, team=i, key=k)
+                           for i, k in enumerate(loaded.row.team_keys)])
+    return render_template("tournaments/organizer.html", **ctx)
+
+
+@bp.get("/t/<tid>/<key>/cards")
+def cards(tid: str, key: str):
+    """Printable A4 page: one card per table now playing, with its QR code (edit link),
+    table number, teams and match."""
+    loaded = get_or_404(tid)
+    check_organizer(loaded, key)
+    ctx = page_context(loaded, organizer=True)
+    tables = []
+    stages = [{"rounds": ctx["t"]["rounds"]}] + ctx["t"]["stages"]
+    for stage in stages:
+        for rnd in stage["rounds"]:
+            for m in rnd["matches"]:
+                if m["edit_url"] and m["table"]:
+                    tables.append({**m, "round": rnd["title"],
+                                   "qr": qr.svg(m["edit_url"], gettext("QR code to score this match"))})
+    tables.sort(key=lambda m: m["table"])
+    ctx.update(key=key, tables=tables)
+    return render_template("tournaments/cards.html", **ctx)
+
+
+@bp.get("/t/<tid>/<key>/reopen/<slot>")
+def confirm_reopen(tid: str, key: str, slot: str):
+    """The confirmation page of a reopening (or a changed result), listing the later
+    matches it undoes."""
+    loaded = get_or_404(tid)
+    check_organizer(loaded, key)
+    try:
+        undone = service.preview_reopen(loaded, slot)
+    except TrucoError as e:
+        abort(422, e.render(translate))
+    kind = request.args.get("kind", "reopen")
+    side = request.args.get("side", "")
+    ctx = page_context(loaded, organizer=True)
+    ctx.update(key=key, slot=slot, undone=undone, kind=kind, side=side,
+               slot_teams=loaded.view.slots[slot].teams,
+               undone_teams=[loaded.view.slots[u].teams for u in undone])
+    return render_template("tournaments/reopen.html", **ctx)
+
+
+@bp.post("/t/<tid>/<key>/corrections")
+def correct(tid: str, key: str):
+    """Apply one correction from the organizer page's forms, then back to the page."""
+    loaded = get_or_404(tid)
+    check_organizer(loaded, key)
+    form = request.form
+    data: dict[str, Any] = {"kind": form.get("kind"), "slot": form.get("slot"),
+                            "confirmed": form.get("confirmed") == "1", "name": form.get("name")}
+    for field in ("absent", "abandoned", "side", "team"):
+        if form.get(field, "").isdigit():
+            data[field] = int(form[field])
+    try:
+        service.correct(get_db(), tid, data)
+    except TrucoError as e:
+        if e.code == "confirm_cascade":
+            return redirect(url_for("tournaments.confirm_reopen", tid=tid, key=key, slot=data["slot"],
+                                    kind=data["kind"], side=form.get("absent") or form.get("abandoned") or ""), 303)
+        return redirect(url_for("tournaments.organizer", tid=tid, key=key, msg=e.render(translate)), 303)
+    return redirect(url_for("tournaments.organizer", tid=tid, key=key), 303)
+
+
+# ---------------------------------------------------------------- TV
+
+
+@bp.get("/tv/<tid>")
+def tv(tid: str):
+    """The TV page (no key): bracket or standings and every live table's score."""
+    loaded = get_or_404(tid)
+    return render_template("tournaments/tv.html", **page_context(loaded, organizer=False))
+
+
+@bp.get("/tv/<tid>/live")
+def tv_live(tid: str):
+    """The TV page's poll: 204 while the ``stamp`` shown is current, else the fragment."""
+    shown = request.args.get("stamp", "")
+    now = service.stamp(get_db(), tid)
+    if now is None:
+        abort(404, gettext("There is no tournament with this address."))
+    if shown == now:
+        return "", 204
+    loaded = get_or_404(tid)
+    response = make_response(render_template("tournaments/_tv_board.html", **page_context(loaded, organizer=False)))
+    response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
+    return response
+
+
+# ---------------------------------------------------------------- teams
+
+
+def check_team(loaded: service.Loaded, team: int, key: str) -> None:
+    """:raise 403: wrong team key. :raise 404: no such team."""
+    if not 0 <= team < len(loaded.row.team_keys):
+        abort(404, gettext("There is no such team."))
+    if not hmac.compare_digest(key.encode(), loaded.row.team_keys[team].encode()):
+        abort(403, gettext("This link is not this team's."))
+
+
+@bp.get("/t/<tid>/team/<int:team>/<key>")
+def team_page(tid: str, team: int, key: str):
+    """A team's page: its matches, and a button to confirm each finished result."""
+    loaded = get_or_404(tid)
+    check_team(loaded, team, key)
+    ctx = page_context(loaded, organizer=False)
+    mine = [(sid, sv) for sid, sv in loaded.view.slots.items() if team in sv.teams]
+    ctx.update(me=team, key=key, mine=mine)
+    return render_template("tournaments/team.html", **ctx)
+
+
+@bp.post("/t/<tid>/team/<int:team>/<key>/confirm")
+def team_confirm(tid: str, team: int, key: str):
+    """The team confirms a finished match's result."""
+    loaded = get_or_404(tid)
+    check_team(loaded, team, key)
+    slot = request.form.get("slot", "")
+    sv = loaded.view.slots.get(slot)
+    if sv is None or team not in sv.teams:
+        abort(422, gettext("This team does not play that match."))
+    try:
+        service.correct(get_db(), tid, {"kind": "confirm", "slot": slot, "side": sv.teams.index(team)},
+                        who=f"team {loaded.row.teams[team]}")
+    except TrucoError as e:
+        abort(422, e.render(translate))
+    return redirect(url_for("tournaments.team_page", tid=tid, team=team, key=key), 303)
+
+
+@bp.app_template_filter("timestamp")
+def timestamp(seconds: float) -> str:
+    """Seconds since the epoch as a short date and time in the user's language."""
+    from datetime import datetime, timezone
+
+    from flask_babel import format_datetime
+
+    return format_datetime(datetime.fromtimestamp(seconds, timezone.utc), "short")

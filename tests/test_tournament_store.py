@@ -1,0 +1,92 @@
+"""The tournaments' SQL (scorer.tournament_store): migration, guarded writes, audit."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from scorer import store
+from scorer import tournament_store as tstore
+
+
+@pytest.fixture
+def db(tmp_path):
+    conn = store.connect(tmp_path / "t.sqlite3")
+    store.init_db(conn)
+    yield conn
+    conn.close()
+
+
+def new(db, slots=("main:1:1", "main:1:2", "main:2:1")):
+    return tstore.create_tournament(
+        db, name="Copa", variant="truco-15", options={}, settings={"format": "knockout"},
+        teams=["A", "B", "C", "D"], players=[[], [], [], []], seeds=[0, 1, 2, 3], slots=list(slots),
+        audit=[("organizer", "create", {"teams": 4})],
+    )
+
+
+def test_migration_is_portable_sql():
+    """Plain types and no SQLite-only syntax (the store may also run on PostgreSQL)."""
+    sql = tstore.MIGRATION.upper()
+    assert "WITHOUT ROWID" not in sql and "AUTOINCREMENT" not in sql and "PRAGMA" not in sql
+    types = set(re.findall(r"\b(TEXT|INTEGER|REAL|BLOB|NUMERIC|BOOLEAN|JSON)\b", sql))
+    assert types <= {"TEXT", "INTEGER", "REAL"}
+
+
+def test_every_query_uses_named_parameters():
+    source = Path(tstore.__file__).read_text(encoding="utf-8")
+    assert not re.search(r"[=(,]\s*\?", source)  # no qmark placeholders
+    assert len(re.findall(r":[a-z_]+\b", source)) > 20
+
+
+def test_created_with_slots_and_audit(db):
+    row = new(db)
+    assert (row.name, row.teams, row.version) == ("Copa", ("A", "B", "C", "D"), 0)
+    assert [s.slot for s in tstore.get_slots(db, row.id)] == ["main:1:1", "main:1:2", "main:2:1"]
+    audit = tstore.get_audit(db, row.id)
+    assert [(a["seq"], a["who"], a["kind"]) for a in audit] == [(0, "organizer", "create")]
+    assert len(row.organizer_key) >= 22 and len(set(row.team_keys)) == 4
+
+
+def test_a_slot_is_linked_once(db):
+    row = new(db)
+    assert tstore.claim_slots(db, row.id, [("main:1:1", "m1", None)], 0) == 1
+    assert tstore.claim_slots(db, row.id, [("main:1:1", "m2", None), ("main:1:2", "m3", None)], 0) == 1
+    slots = {s.slot: s for s in tstore.get_slots(db, row.id)}
+    assert (slots["main:1:1"].match_id, slots["main:1:1"].table_number) == ("m1", 1)
+    assert (slots["main:1:2"].match_id, slots["main:1:2"].table_number) == ("m3", 2)
+
+
+def test_a_result_is_recorded_once_and_audited(db):
+    row = new(db)
+    result = {"kind": "played", "winner": 0, "tentos": [15, 3], "games": [1, 0], "confirmed": []}
+    assert tstore.record_result(db, row.id, "main:1:1", result, "table 1")
+    assert not tstore.record_result(db, row.id, "main:1:1", {**result, "winner": 1}, "table 1")
+    assert tstore.get_slots(db, row.id)[0].result == result
+    last = tstore.get_audit(db, row.id)[-1]
+    assert (last["who"], last["kind"], last["slot"], last["before"], last["after"]) == (
+        "table 1", "result", "main:1:1", None, result)
+    assert tstore.get_tournament(db, row.id).version == 1
+
+
+def test_reopen_is_guarded_by_the_version(db):
+    row = new(db)
+    result = {"kind": "walkover", "winner": 0, "tentos": [0, 0], "games": [0, 0], "confirmed": [0, 1]}
+    tstore.record_result(db, row.id, "main:1:1", result, "organizer")
+    assert not tstore.reopen(db, row.id, "main:1:1", [], 0, "organizer", result, None)  # stale version
+    assert tstore.reopen(db, row.id, "main:1:1", ["main:2:1"], 1, "organizer", result, "1-5")
+    slot = tstore.get_slots(db, row.id)[0]
+    assert slot.result is None and slot.hold == "1-5"
+
+
+def test_a_request_that_looked_before_a_reopening_changes_nothing(db):
+    row = new(db)
+    result = {"kind": "walkover", "winner": 0, "tentos": [0, 0], "games": [0, 0], "confirmed": [0, 1]}
+    tstore.record_result(db, row.id, "main:1:1", result, "organizer")
+    seen = tstore.get_tournament(db, row.id)
+    assert tstore.reopen(db, row.id, "main:1:1", ["main:2:1"], seen.version, "organizer", result, None)
+    assert tstore.claim_slots(db, row.id, [("main:2:1", "late", None)], seen.epoch) == -1
+    assert not tstore.record_result(db, row.id, "main:1:2", result, "table 2", epoch=seen.epoch)
+    assert all(s.match_id is None and s.result is None for s in tstore.get_slots(db, row.id))

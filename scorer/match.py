@@ -415,7 +415,9 @@ class Match:
             value = self.target - score[winner]
         else:
             value = self.target - leader
-        return max(value, 1)
+        # No floor the rule texts do not have: a leader who lacks nothing (gauderio, where a
+        # correction made mid-hand can bring the leader to the target) is paid 0.
+        return max(value, 0)
 
     def _envido_value(self, chain: Sequence[str], score: Sequence[int], winner: int | None) -> int | None:
         """Accepted value of an envido chain (``None`` for a winner-dependent Falta)."""
@@ -713,17 +715,27 @@ class Match:
         hand = core.hand
         flor = self.variant.flor
         assert flor is not None
-        self._require_no_comparison(hand)
+        if not (call == "flor" and hand.awaiting == "envido_winner"):
+            # An accepted Envido whose winner is still asked for is not settled: a Flor
+            # cancels it (below); any other comparison must be entered first.
+            self._require_no_comparison(hand)
         lines: list[LogLine] = []
         if not hand.flor_pending:
             if call != "flor":
-                raise RuleError("no_flor_pending", N_("{call} answers a Flor; nobody sang one."), allowed=["flor"], call=call)
-            if hand.flor_done or hand.tricks or hand.envido_done:
-                raise RuleError("flor_closed", N_("Flor must be sung in the first trick, before the Envido is settled."))
+                self._raise_no_flor_pending(hand, call)
+            if hand.flor_done:
+                raise RuleError("flor_closed", N_("A Flor was already sung in this hand."), reason="flor_done")
+            if hand.tricks:
+                raise RuleError("flor_closed", N_("Flor is sung in the first trick; the first trick is over."), reason="tricks")
+            if hand.envido_done:
+                raise RuleError("flor_closed", N_("The Envido is already settled: no Flor after it."), reason="envido_done")
             if hand.envido_chain:
-                # Seed 002 "Flor": a Flor cancels any Envido called or pending.
+                # Seed 002 "Flor": a Flor "anula qualquer pedido de Envido ... feito anteriormente":
+                # called, pending, or accepted and not yet settled (REFERENCE.md 1.7).
                 lines.append((N_("The Flor cancels the {chain}."), {"chain": hand.envido_chain}))
                 hand.envido_chain, hand.envido_pending, hand.envido_caller = [], False, None
+                if hand.awaiting == "envido_winner":
+                    hand.awaiting = None
             hand.envido_done = True
             hand.flor_chain, hand.flor_pending = [("flor", side)], True
             lines.append((N_("{side}: {call}!"), {"side": side, "call": call}))
@@ -749,6 +761,24 @@ class Match:
         elif not flor.contraflor_answered:  # gauderio: contraflor is compared at once
             self._start_comparison(hand, flor.contraflor if call == "contraflor" else "falta")
         return lines
+
+    def _raise_no_flor_pending(self, hand: Hand, call: str) -> None:
+        """Refuse an answer to a Flor (``no_flor``, ``contraflor``...) when no bare Flor waits,
+        naming what is true instead: the Contraflor that is pending, the Flor already
+        settled, or no Flor at all."""
+        if hand.flor_pending:
+            pending, caller = hand.flor_chain[-1]
+            raise RuleError(
+                "no_flor_pending",
+                N_("{call} answers a bare Flor; the call waiting is {pending} by {side}, answered with quiero or no quiero."),
+                call=call,
+                pending=pending,
+                side=caller,
+                answer_side=1 - caller,
+            )
+        if hand.flor_chain:
+            raise RuleError("no_flor_pending", N_("{call} answers a Flor; this hand's Flor is already settled."), call=call)
+        raise RuleError("no_flor_pending", N_("{call} answers a Flor; nobody sang one."), allowed=["flor"], call=call)
 
     def _start_comparison(self, hand: Hand, stake: Any) -> None:
         hand.flor_pending = False
@@ -827,7 +857,7 @@ class Match:
         hand, side = core.hand, action["side"]
         self._require_no_comparison(hand)
         if not hand.flor_pending or hand.flor_chain[-1][0] != "flor":
-            raise RuleError("no_flor_pending", N_("{call} answers a Flor; nobody sang one."), call="no_flor")
+            self._raise_no_flor_pending(hand, "no_flor")
         self._require_side_to_answer(hand, side)
         flor = self.variant.flor
         assert flor is not None

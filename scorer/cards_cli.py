@@ -34,7 +34,7 @@ from scorer.cards import (
     parse_hand,
     parse_rank,
 )
-from scorer.envido_points import envido_points
+from scorer.envido_points import count_spans, envido_points, possible_counts
 from scorer.errors import N_, CardError
 
 
@@ -71,28 +71,41 @@ def envido_json(
         always played with Flor (REFERENCE.md 2.4; issue #2), so a muestra puts Flor in play.
     :param lang: ``pt``, ``es`` or ``en`` for reading the cards and writing names.
     :return: ``{"hand", "muestra", "piezas", "points", "cards", "flor", "flor_points",
-        "flor_cards", "explanation", "envido_explanation", "names", "lang"}``; cards are
-        canonical codes, ``names`` maps each code to its name in ``lang``; ``flor_points`` and
-        ``flor_cards`` are ``None`` without a Flor.
+        "flor_cards", "explanation", "envido_explanation", "possible", "names", "lang"}``; cards
+        are canonical codes, ``names`` maps each code to its name in ``lang``; ``flor_points``
+        and ``flor_cards`` are ``None`` without a Flor; ``points`` and ``envido_explanation``
+        are ``None`` (``cards`` empty) for a hand with a Flor in play, which sings its Flor
+        instead (REFERENCE.md 1.7); ``possible`` gives the counts a match accepts
+        (``{"envido": [[0, 7], [20, 33]], "flor": [[20, 38]] or None}``), from
+        :func:`scorer.envido_points.possible_counts`, the definition the engine uses.
     :raise CardError: bad card, wrong count (``card_count``), duplicate, bad language.
     Sources: see :func:`scorer.envido_points.envido_points`.
     """
     lang = check_lang(lang)
     muestra_card = _read_muestra(muestra, lang)
     hand = parse_hand(cards, lang, count=3)
-    result = envido_points(hand, flor=flor or muestra_card is not None, muestra=muestra_card)
+    flor_in_play = flor or muestra_card is not None
+    result = envido_points(hand, flor=flor_in_play, muestra=muestra_card)
     shown = list(hand) + ([muestra_card] if muestra_card else [])
+    with_muestra = muestra_card is not None
     return {
         "hand": [c.code for c in hand],
         "muestra": muestra_card.code if muestra_card else None,
         "piezas": [c.code for c in result.piezas],
         "points": result.points,
-        "cards": [c.code for c in result.envido.cards],
+        "cards": [c.code for c in result.envido.cards] if result.envido else [],
         "flor": result.has_flor,
         "flor_points": result.flor_points,
         "flor_cards": [c.code for c in result.flor.cards] if result.flor else None,
         "explanation": result.explanation(lang),
-        "envido_explanation": result.envido.explain(lang),
+        "envido_explanation": result.envido.explain(lang) if result.envido else None,
+        "possible": {
+            "envido": [list(span) for span in count_spans(possible_counts("envido", muestra=with_muestra))],
+            "flor": (
+                [list(span) for span in count_spans(possible_counts("flor", muestra=with_muestra))]
+                if flor_in_play else None
+            ),
+        },
         "names": _names(shown, lang),
         "lang": lang,
     }
@@ -193,16 +206,23 @@ def compare_json(
 # --- text output ------------------------------------------------------------------------------
 
 _WORDS = {
-    "pt": {"beats": "{a} ganha de {b}", "parda": "parda: {a} empata com {b}", "order": "Ordem"},
-    "es": {"beats": "{a} le gana a {b}", "parda": "parda: {a} empata con {b}", "order": "Orden"},
-    "en": {"beats": "{a} beats {b}", "parda": "parda: {a} ties with {b}", "order": "Order"},
+    "pt": {"beats": "{a} ganha de {b}", "parda": "parda: {a} empata com {b}", "order": "Ordem",
+           "sings_flor": "Com Flor não se canta Envido: vale a Flor."},
+    "es": {"beats": "{a} le gana a {b}", "parda": "parda: {a} empata con {b}", "order": "Orden",
+           "sings_flor": "Con flor no se canta envido: vale la flor."},
+    "en": {"beats": "{a} beats {b}", "parda": "parda: {a} ties with {b}", "order": "Order",
+           "sings_flor": "A hand with Flor sings the Flor, not Envido."},
 }
 
 
 def _envido_text(data: dict[str, Any]) -> str:
-    lines = [f"Envido: {data['points']} ({data['envido_explanation']})"]
+    lines = []
+    if data["points"] is not None:
+        lines.append(f"Envido: {data['points']} ({data['envido_explanation']})")
     if data["flor"]:
         lines.append(f"Flor: {data['flor_points']} ({data['explanation']})")
+    if data["points"] is None:
+        lines.append(_WORDS[data["lang"]]["sings_flor"])
     return "\n".join(lines)
 
 

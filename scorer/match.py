@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scorer.envido_points import count_spans, describe_counts
 from scorer.errors import N_, RuleError
 from scorer.variants import ENVIDO_CALLS, FLOR_CALLS, Variant, get_variant
 
@@ -881,11 +882,11 @@ class Match:
                 if declared not in rules.points_range:
                     raise RuleError(
                         "bad_points",
-                        N_("{points} is not a possible {what} count ({low} to {high})."),
+                        N_("{points} is not a possible {what} count; the possible counts are {counts}."),
+                        allowed=[list(span) for span in count_spans(rules.points_range)],
                         points=declared,
                         what="Flor" if is_flor else "Envido",
-                        low=min(rules.points_range),
-                        high=max(rules.points_range),
+                        counts=describe_counts(rules.points_range),
                     )
             # Equal points go to the mano (REFERENCE.md 0, seed 000 leaves ties unstated).
             winner = hand.mano if points[0] == points[1] else (0 if points[0] > points[1] else 1)

@@ -49,12 +49,20 @@ class EnvidoRules:
         closes_on_truco_accepted: Envido can no longer be called once a Truco is accepted
             (argentino-30, uruguaio; REFERENCE.md 1.4) -- otherwise it stays open until the
             first trick is decided (seed 000).
-        points_range: envido points a hand can declare (for ``envido_points``).
+        muestra: the hands are counted with a muestra (Uruguayan piezas).
     """
 
     chains: Mapping[tuple[str, ...], int]
     closes_on_truco_accepted: bool = False
-    points_range: frozenset[int] = frozenset([*range(0, 8), *range(20, 34)])
+    muestra: bool = False
+
+    @property
+    def points_range(self) -> frozenset[int]:
+        """Envido counts a hand can declare (for ``envido_points``): the calculator's own
+        definition, :func:`scorer.envido_points.possible_counts`."""
+        from scorer.envido_points import possible_counts
+
+        return possible_counts("envido", muestra=self.muestra)
 
 
 ARGENTINE_ENVIDO_CHAINS = MappingProxyType(
@@ -94,7 +102,7 @@ class FlorRules:
         contraflor_refused: a refused contraflor pays its caller this (4).
         resto_refused_after_flor / resto_refused_after_contraflor: a refused
             contraflor_al_resto pays its caller 4 after a flor, 6 after a contraflor.
-        points_range: flor points a hand can declare.
+        muestra: the hands are counted with a muestra (Uruguayan piezas).
     """
 
     uncontested: int = 3
@@ -105,7 +113,14 @@ class FlorRules:
     contraflor_refused: int = 4
     resto_refused_after_flor: int = 4
     resto_refused_after_contraflor: int = 6
-    points_range: frozenset[int] = frozenset(range(20, 39))
+    muestra: bool = False
+
+    @property
+    def points_range(self) -> frozenset[int]:
+        """Flor counts a hand can declare: :func:`scorer.envido_points.possible_counts`."""
+        from scorer.envido_points import possible_counts
+
+        return possible_counts("flor", muestra=self.muestra)
 
 
 @dataclass(frozen=True)
@@ -296,9 +311,9 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
                     ARGENTINE_ENVIDO_CHAINS,
                     closes_on_truco_accepted=True,
                     # A pieza counts 27-30 and adds the best other card (REFERENCE.md 2.4).
-                    points_range=frozenset([*range(0, 8), *range(20, 38)]),
+                    muestra=True,
                 ),
-                flor=FlorRules(points_range=frozenset(range(20, 48))),
+                flor=FlorRules(muestra=True),
                 falta="malas_wins_game",
                 malas_buenas=True,
                 mazo_primera=True,

@@ -45,10 +45,11 @@ def test_envido_text_output(runner):
 
 
 def test_envido_flor(runner):
-    # REFERENCE.md 8 ex. 8: 7, 6, 5 de espada con flor -> flor 38 (envido 33).
+    # REFERENCE.md 8 ex. 8: 7, 6, 5 de espada con flor -> flor 38; a Flor in play sings the
+    # Flor, not Envido (REFERENCE.md 1.7; issue 13 item 1): no Envido count.
     result, data = run_json(runner, ["envido", "7 de espada", "6e", "5e", "--flor", "--lang", "es"])
     assert result.exit_code == 0
-    assert (data["points"], data["flor"], data["flor_points"]) == (33, True, 38)
+    assert (data["points"], data["flor"], data["flor_points"]) == (None, True, 38)
     assert data["flor_cards"] == ["7e", "6e", "5e"]
     assert data["names"]["7e"] == "7 de espada"
 

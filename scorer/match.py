@@ -485,9 +485,10 @@ class Match:
         if hand.awaiting == "special_hand" and kind != "special_hand":
             raise RuleError(
                 "special_hand_first",
-                N_("{special_side} is at the special hand and must first decide to play or run."),
+                N_("{special}: first the decision to play or run, which belongs to {special_side}."),
                 allowed=[{"type": "special_hand", "side": hand.special_side, "decision": d} for d in ("play", "run")],
                 special_side=hand.special_side,
+                special=hand.special,
             )
         handler = {
             "call": self._call,
@@ -510,9 +511,17 @@ class Match:
         core.paid[side] += points
         core.score[side] += points
         if self.variant.ends_at_once and core.score[side] >= self.target:
+            counted = points - (core.score[side] - self.target)
             core.score[side] = self.target
+            if counted < points and lines:
+                # The log says what was counted: the target caps the score (issue 13 item 4).
+                template, params = lines[-1]
+                key = "points" if params.get("points") == points else "delta" if params.get("delta") == points else None
+                if key is not None and params.get("side", side) == side:
+                    lines[-1] = (template, {**params, key: counted})
+                lines.append((N_("{target} caps the score: {counted} of {points} counted."), {"target": self.target, "counted": counted, "points": points}))
             self._finish(core, side)
-            lines.append((N_("{side} reach {target} and win the game."), {"side": side, "target": self.target}))
+            lines.append((N_("{target} for {side}: game over, won by {side}."), {"side": side, "target": self.target}))
 
     @staticmethod
     def _finish(core: _Core, winner: int) -> None:
@@ -531,7 +540,7 @@ class Match:
             lines.append((N_("Both sides passed {target} with equal totals: another hand."), {"target": self.target}))
             return
         self._finish(core, 0 if a > b else 1)
-        lines.append((N_("{side} win the game {points} to {other}."), {"side": core.winner, "points": max(a, b), "other": min(a, b)}))
+        lines.append((N_("Game over, won by {side}: {points} to {other_points}."), {"side": core.winner, "points": max(a, b), "other_points": min(a, b)}))
 
     def _end_hand(self, core: _Core, winner: int | None, points: int, lines: list[LogLine]) -> None:
         """Pay the hand, then deal the next one (the mano alternates)."""
@@ -549,12 +558,13 @@ class Match:
     def _require_side_to_answer(self, hand: Hand, side: int) -> dict[str, Any]:
         pending = self._pending(hand)
         if pending is None:
-            raise RuleError("nothing_to_answer", N_("There is no call to answer."))
+            raise RuleError("nothing_to_answer", N_("No call is waiting for an answer."))
         if pending["side"] == side:
             raise RuleError(
                 "own_call",
-                N_("{side} made the {call} call; the other side must answer it."),
+                N_("{call} by {side}: the answer belongs to {answer_side}."),
                 side=side,
+                answer_side=1 - side,
                 call=pending["call"],
             )
         return pending
@@ -573,9 +583,10 @@ class Match:
         if pending and not (truco_ok and not hand.flor_pending and not hand.envido_pending):
             raise RuleError(
                 "answer_first",
-                N_("{call} by {side} must be answered first."),
+                N_("{call} by {side} waits for an answer from {answer_side} first."),
                 call=pending["call"],
                 side=pending["side"],
+                answer_side=1 - pending["side"],
             )
 
     def _allowed_now(self) -> list[dict[str, Any]]:
@@ -620,8 +631,9 @@ class Match:
             if caller == side:
                 raise RuleError(
                     "own_call",
-                    N_("{side} cannot raise its own {call}."),
+                    N_("{call} by {side}: the answer belongs to {answer_side}."),
                     side=side,
+                    answer_side=1 - side,
                     call=ladder[pending_index].call,
                 )
             expected = pending_index + 1
@@ -651,7 +663,7 @@ class Match:
             if hand.truco_raise_side is not None and hand.truco_raise_side != side:
                 raise RuleError(
                     "not_your_raise",
-                    N_("Only {raise_side}, who accepted the last call, may raise to {call}."),
+                    N_("The raise to {call} belongs to {raise_side}, the side that accepted the last call."),
                     raise_side=hand.truco_raise_side,
                     call=call,
                 )
@@ -668,7 +680,7 @@ class Match:
             raise RuleError("flor_sung", N_("A Flor was sung: no Envido this hand."), call=call)
         if hand.envido_pending:
             if hand.envido_caller == side:
-                raise RuleError("own_call", N_("{side} cannot raise its own {call}."), side=side, call=hand.envido_chain[-1])
+                raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side, answer_side=1 - side, call=hand.envido_chain[-1])
             chain = [*hand.envido_chain, call]
             allowed = [nxt for nxt in ENVIDO_CALLS if self._envido_chain_ok([*hand.envido_chain, nxt])]
             if not self._envido_chain_ok(chain):
@@ -681,17 +693,14 @@ class Match:
                 )
         else:
             if not self._envido_open(hand):
-                raise RuleError(
-                    "envido_closed",
-                    N_("Envido can no longer be called in this hand."),
-                    call=call,
-                )
+                raise RuleError("envido_closed", self._envido_closed_reason(hand), call=call)
             if hand.truco_pending and hand.truco_pending[1] == side:
                 raise RuleError(
                     "answer_first",
-                    N_("{call} by {side} must be answered first."),
+                    N_("{call} by {side} waits for an answer from {answer_side} first."),
                     call=self.variant.truco_ladder[hand.truco_pending[0]].call,
                     side=side,
+                    answer_side=1 - side,
                 )
             chain = [call]
             if not self._envido_chain_ok(chain):
@@ -703,6 +712,17 @@ class Match:
                 )
         hand.envido_chain, hand.envido_caller, hand.envido_pending = chain, side, True
         return [(N_("{side}: {call}!"), {"side": side, "call": call})]
+
+    def _envido_closed_reason(self, hand: Hand) -> str:
+        """Why Envido cannot be started now (the message of ``envido_closed``)."""
+        rules = self.variant.envido
+        if hand.envido_done:
+            return N_("The Envido of this hand was already played.")
+        if hand.tricks:
+            return N_("Envido is called in the first trick; the first trick is over.")
+        if rules is not None and rules.closes_on_truco_accepted and hand.truco_level >= 0:
+            return N_("A Truco was accepted: no Envido after it in this variant.")
+        return N_("Envido can no longer be called in this hand.")
 
     def _envido_chain_ok(self, chain: Sequence[str]) -> bool:
         rules = self.variant.envido
@@ -743,7 +763,7 @@ class Match:
             return lines
         last_call, last_side = hand.flor_chain[-1]
         if last_side == side:
-            raise RuleError("own_call", N_("{side} cannot raise its own {call}."), side=side, call=last_call)
+            raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side, answer_side=1 - side, call=last_call)
         allowed = {"flor": ["contraflor", "contraflor_al_resto"] + (["flor"] if flor.compared else []), "contraflor": ["contraflor_al_resto"]}
         if not flor.contraflor_answered:
             allowed["contraflor"] = []
@@ -799,7 +819,7 @@ class Match:
             if call == "flor" and flor.compared is None:
                 raise RuleError(
                     "bad_answer",
-                    N_("Answer a Flor with no_flor, contraflor, contraflor_al_resto or no_quiero."),
+                    N_("In this variant a Flor is answered with no_flor, contraflor, contraflor_al_resto or no_quiero."),
                 )
             stake = {"flor": flor.compared, "contraflor": flor.contraflor}.get(call, "falta")
             self._start_comparison(hand, stake)
@@ -864,7 +884,7 @@ class Match:
         assert flor is not None
         caller = hand.flor_chain[-1][1]
         hand.flor_pending, hand.flor_done = False, True
-        lines: list[LogLine] = [(N_("Flor, {other} has none: +{points} {side}."), {"other": side, "points": flor.uncontested, "side": caller})]
+        lines: list[LogLine] = [(N_("Flor uncontested (no Flor for {other}): +{points} {side}."), {"other": side, "points": flor.uncontested, "side": caller})]
         self._award(core, caller, flor.uncontested, lines)
         return lines
 
@@ -954,13 +974,14 @@ class Match:
         if pending and pending["side"] == side:
             raise RuleError(
                 "own_call_pending",
-                N_("{side} cannot fold while its own {call} waits for an answer."),
+                N_("{call} by {side} waits for an answer from {answer_side}: no mazo for {side} before it."),
+                answer_side=1 - side,
                 side=side,
                 call=pending["call"],
             )
         other = 1 - side
         bonus = 1 if self.options.get("mazo_primera") and self._envido_open(hand) else 0
-        lines: list[LogLine] = [(N_("{side} go to the mazo."), {"side": side})]
+        lines: list[LogLine] = [(N_("Mazo: {side}."), {"side": side})]
         if hand.flor_pending or hand.envido_pending:
             self._refuse_top(core, lines)
         if core.winner is not None:
@@ -981,18 +1002,18 @@ class Match:
         hand, side, decision = core.hand, action["side"], action["decision"]
         special = self.variant.special_hand
         if hand.awaiting != "special_hand" or special is None:
-            raise RuleError("no_special_hand", N_("This hand is not a mão de onze."))
+            raise RuleError("no_special_hand", N_("No special hand waits for a decision to play or run."))
         if side != hand.special_side:
             raise RuleError(
                 "not_your_decision",
-                N_("{special_side} decides whether to play this hand."),
+                N_("The decision to play this hand belongs to {special_side}."),
                 special_side=hand.special_side,
             )
         hand.awaiting = None
         if decision == "play":
             hand.value, hand.no_betting = special.play_worth, True
-            return [(N_("{side} play the {special}: the hand is worth {value}, no betting."), {"side": side, "special": hand.special, "value": hand.value})]
-        lines: list[LogLine] = [(N_("{side} run from the {special}."), {"side": side, "special": hand.special})]
+            return [(N_("{special} played by {side}: the hand is worth {value}, no betting."), {"side": side, "special": hand.special, "value": hand.value})]
+        lines: list[LogLine] = [(N_("{special} refused by {side}."), {"side": side, "special": hand.special})]
         self._end_hand(core, 1 - side, special.run_pays, lines)
         return lines
 
@@ -1001,7 +1022,7 @@ class Match:
         if delta == 0 or abs(delta) > self.target:
             raise RuleError("bad_delta", N_("A correction must be between -{target} and {target}, not 0."), target=self.target, delta=delta)
         if core.score[side] + delta < 0:
-            raise RuleError("below_zero", N_("{side} has {points}; the score cannot go below 0."), side=side, points=core.score[side])
+            raise RuleError("below_zero", N_("Score of {side}: {points}; a score cannot go below 0."), side=side, points=core.score[side])
         lines: list[LogLine] = [(N_("Correction: {delta:+d} {side}."), {"delta": delta, "side": side})]
         if delta < 0:
             core.score[side] += delta

@@ -236,7 +236,8 @@ def test_gauderio_correction_mid_hand_waits_for_the_end_of_the_hand():
 def test_error_messages_name_the_sides():
     with pytest.raises(RuleError) as caught:
         play("truco-15", "0:truco 0:quiero")
-    assert caught.value.render(names=("Nós", "Eles")) == "Nós made the Truco call; the other side must answer it."
+    # Issue 13 item 12: no side name as the subject of a conjugated verb.
+    assert caught.value.render(names=("Nós", "Eles")) == "Truco by Nós: the answer belongs to Eles."
     assert "side 0" in caught.value.message
 
 

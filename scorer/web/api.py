@@ -46,24 +46,32 @@ def json_body() -> dict[str, Any]:
 
 @bp.post("/matches")
 def create_match():
-    """Create a match from ``{"variant", "options", "names", "mano"}``; 201 with its links."""
+    """Create a match from ``{"variant", "options", "names", "mano", "best_of", "players"}``
+    (``best_of`` 1, 3 or 5; ``players`` None or two lists of 2 or 3 names, as the form);
+    201 with its links.
+
+    :raise 422: bad options, names, series length or players.
+    """
     data = json_body()
     options = data.get("options")
     options = {} if options is None else options
     if not isinstance(options, dict):
         abort(422, gettext("Options must be a JSON object."))
     names = forms.clean_names(data.get("names"))
+    best_of, players = forms.clean_best_of(data.get("best_of")), forms.clean_players(data.get("players"), names)
     variant, mano = data.get("variant"), data.get("mano", 0)
     try:
         m = service().check_settings(variant, options, mano)
     except TrucoError as e:
         return error_json(e)
-    row = store.create_match(get_db(), variant=variant, options=m.options, names=names, mano=mano)
-    return created_json(row)
+    row = store.create_match(get_db(), variant=variant, options=m.options, names=names, mano=mano,
+                             best_of=best_of, players=players)
+    return created_json(row, shortened=forms.shortened([data.get("names"), data.get("players")]))
 
 
-def created_json(row: store.MatchRow):
-    """201 ``{"id", "edit_key", "edit_url", "watch_url", "state"}`` for a match just stored."""
+def created_json(row: store.MatchRow, *, shortened: bool = False):
+    """201 ``{"id", "edit_key", "edit_url", "watch_url", "state", "best_of", "players",
+    "notes"}`` for a match just stored; ``notes`` says when a name was shortened."""
     base = public_base()
     return jsonify(
         id=row.id,
@@ -71,7 +79,15 @@ def created_json(row: store.MatchRow):
         edit_url=base + url_for("matches.scoreboard", match_id=row.id, key=row.edit_key),
         watch_url=base + url_for("matches.watch", match_id=row.id),
         state=service().state(get_db(), row, translator()),
+        best_of=row.best_of,
+        players=[list(p) for p in row.players] if row.players else None,
+        notes=[shortened_note()] if shortened else [],
     ), 201
+
+
+def shortened_note() -> str:
+    """The notice that a name was cut to ``NAME_MAX`` characters, in the user's language."""
+    return gettext("A name was shortened to %(count)s characters.", count=forms.NAME_MAX)
 
 
 @bp.get("/matches/<match_id>")

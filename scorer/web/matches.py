@@ -105,6 +105,7 @@ def board_context(row: store.MatchRow, *, key: str | None, message: str | None =
         seats=board.seats_view(row.players, row.mano, state),
         rematch_url=rematch_url(row, key),
         oob=is_htmx(),
+        seen=forms.shown_tag(row),
         shown=f"{time.time():.3f}",
     )
     ctx["say"] = board.spoken(state, ctx["pending_call"], ctx["special"], ctx["series"], ctx["seats"])
@@ -147,6 +148,7 @@ def create():
     :raise 422: unknown variant, bad option, names or mano (the form is shown again).
     """
     settings = forms.settings_from_form(request.form)
+    shortened = settings.pop("shortened")
     try:
         m = service().check_settings(settings["variant"], settings["options"], settings["mano"])
     except RuleError as e:
@@ -162,7 +164,8 @@ def create():
         best_of=settings["best_of"],
         players=settings["players"],
     )
-    response = redirect(url_for("matches.scoreboard", match_id=row.id, key=row.edit_key), 303)
+    note = {"note": "shortened"} if shortened else {}
+    response = redirect(url_for("matches.scoreboard", match_id=row.id, key=row.edit_key, **note), 303)
     forms.remember(response, settings, row)
     return response
 
@@ -175,7 +178,10 @@ def scoreboard(match_id: str, key: str):
     """
     row = get_match_or_404(match_id)
     check_key(row, key)
-    response = render_board(row, key=key)
+    message = None
+    if request.args.get("note") == "shortened":  # set by create(): a name was cut
+        message = gettext("A name was shortened to %(count)s characters.", count=forms.NAME_MAX)
+    response = render_board(row, key=key, message=message)
     forms.remember(response, None, row)
     return response
 

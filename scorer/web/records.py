@@ -20,7 +20,7 @@ from scorer import store
 from scorer.errors import TrucoError
 from scorer.match import Match, normalize_action
 from scorer.web import forms
-from scorer.web.api import created_json, error_json, json_body
+from scorer.web.api import created_json, error_json, json_body, shortened_note
 from scorer.web.db import get_db
 from scorer.web.i18n import translate
 from scorer.web.matches import check_key, get_match_or_404, service
@@ -139,4 +139,5 @@ def rename(match_id: str):
     if "names" not in data:
         abort(422, gettext("Names must be two texts."))
     row = store.rename_match(get_db(), row.id, forms.clean_names(data["names"]))
-    return jsonify(service().state(get_db(), row, translate))
+    state = service().state(get_db(), row, translate)
+    return jsonify({**state, "notes": [shortened_note()] if forms.shortened(data["names"]) else []})

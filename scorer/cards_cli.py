@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from scorer import cli_lang
 from scorer.card_order import (
     MANILHA_VARIANTS,
     VARIANTS,
@@ -248,22 +249,25 @@ def _compare_text(data: dict[str, Any]) -> str:
 
 
 def _emit(
-    build: Callable[[], dict[str, Any]], as_json: bool, render: Callable[[dict[str, Any]], str]
+    build: Callable[[], dict[str, Any]], as_json: bool, render: Callable[[dict[str, Any]], str],
+    lang: str = "pt",
 ) -> None:
+    """Print what ``build`` answers, or its error in ``lang`` and exit with status 2."""
     try:
         data = build()
     except CardError as err:
+        translate = cli_lang.translator(lang)
         if as_json:
-            click.echo(json.dumps({"error": err.to_json()}, ensure_ascii=False))
+            click.echo(json.dumps({"error": err.to_json(translate)}, ensure_ascii=False))
         else:
-            click.echo(f"Error: {err.message}", err=True)
+            click.echo(f"{cli_lang.ERROR_WORD[lang]}: {err.render(translate)}", err=True)
         raise click.exceptions.Exit(2) from err
     click.echo(json.dumps(data, ensure_ascii=False) if as_json else render(data))
 
 
 _lang_option = click.option(
-    "--lang", type=click.Choice(LANGS), default="pt", show_default=True,
-    help="Language the cards are typed and printed in.",
+    "--lang", type=click.Choice(LANGS), default=None, callback=lambda _ctx, _param, value: cli_lang.resolve(value),
+    help="Language of the cards and of every message (default: the locale's, else pt).",
 )
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 
@@ -279,7 +283,7 @@ def envido_command(
 ) -> None:
     """Envido (and Flor) points of three CARDS, e.g. ``truco envido 7o 6o 5c``."""
     _emit(lambda: envido_json(" ".join(cards), flor=flor, muestra=muestra, lang=lang),
-          as_json, _envido_text)
+          as_json, _envido_text, lang)
 
 
 @click.command("manilha")
@@ -296,7 +300,7 @@ def manilha_command(
     """The manilhas for a VIRA (a rank like 7 or K, or a card) and the whole order, e.g.
     ``truco manilha 7``; no vira with ``--variant mineiro``."""
     _emit(lambda: manilha_json(" ".join(vira) or None, deck=deck, variant=variant, lang=lang),
-          as_json, _manilha_text)
+          as_json, _manilha_text, lang)
 
 
 @click.command("compare")
@@ -317,4 +321,4 @@ def compare_command(
     ``truco compare "1 espada" "7 oro" --variant truco-15``."""
     _emit(lambda: compare_json(first, second, variant=variant, vira=vira, muestra=muestra,
                                lang=lang, deck=deck),
-          as_json, _compare_text)
+          as_json, _compare_text, lang)

@@ -80,7 +80,8 @@ def test_envido_bad_input_exits_2_with_the_error(runner, args, code):
     result, data = run_json(runner, ["envido", *args])
     assert result.exit_code == 2
     assert data["error"]["code"] == code
-    text = runner.invoke(cli, ["envido", *args])
+    # Issue 13 item 7: messages follow the locale (pt without one); here an English one.
+    text = runner.invoke(cli, ["envido", *args], env={"LC_ALL": "en_US.UTF-8"})
     assert text.exit_code == 2
     assert text.stderr.startswith("Error: ")
 

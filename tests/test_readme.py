@@ -1,7 +1,10 @@
 """README is the contract with users: the commands it shows must work as written."""
 
+import os
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,14 +16,31 @@ ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def command_line_examples() -> list[str]:
+TRUCO = ".venv/bin/truco"
+
+
+def command_line_lines() -> list[tuple[str, str]]:
+    """``(command, comment)`` for every command of the README's command-line block."""
     section = README.split("## Command line", 1)[1]
     block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
-    return [line.split("  #")[0].strip() for line in block.splitlines() if line.startswith("truco ")]
+    out = []
+    for line in block.splitlines():
+        command, _, comment = line.partition("  #")
+        out.append((command.strip(), comment.strip()))
+    return [(c, note) for c, note in out if c]
+
+
+def command_line_examples() -> list[str]:
+    return [command for command, _ in command_line_lines()]
 
 
 def test_readme_has_command_line_examples():
     assert {line.split()[1] for line in command_line_examples()} >= {"replay", "envido", "manilha", "compare"}
+
+
+def test_readme_commands_name_the_installed_command():
+    """Issue 13 item 11: after the README's install, `truco` lives in .venv/bin/ (not on PATH)."""
+    assert all(line.startswith(TRUCO + " ") for line in command_line_examples())
 
 
 @pytest.mark.parametrize("line", command_line_examples())
@@ -29,6 +49,21 @@ def test_readme_command_runs(line, monkeypatch):
     result = CliRunner().invoke(cli, shlex.split(line)[1:])
     assert result.exit_code == 0, result.output
     assert result.output.strip()
+
+
+@pytest.mark.parametrize(("line", "comment"), command_line_lines())
+def test_readme_command_runs_as_written(line, comment):
+    """Each command as written, from the checkout, with the venv's own ``truco`` script (the
+    venv running these tests stands for the README's fresh ``.venv``); where the README shows
+    the output in a comment, the output says it."""
+    script = Path(sys.executable).parent / "truco"
+    assert script.exists(), script
+    argv = [str(script), *shlex.split(line)[1:]]
+    env = {**os.environ, "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8", "LANGUAGE": ""}
+    result = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    if comment.startswith("Envido:"):
+        assert result.stdout.strip() == comment
 
 
 def test_readme_test_command_is_what_ci_runs():

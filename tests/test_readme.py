@@ -3,8 +3,12 @@
 import os
 import re
 import shlex
+import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -74,3 +78,69 @@ def test_readme_test_command_is_what_ci_runs():
     for step in ("python3 -m venv .venv", "install -e '.[test]'", ".venv/bin/python -m pytest"):
         assert step in command, step
         assert step in ci, step
+
+
+# -- issue 13 item 11: the README's commands, as written, in a fresh venv --------------------
+
+IGNORED = shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.pyc", ".pytest_cache", "*.egg-info",
+                                 "truco.sqlite3*", "test-results", ".hypothesis", "build", "dist")
+
+
+def install_command() -> str:
+    block = README.split("## Install and run", 1)[1]
+    return re.search(r"```sh\n(.*?)\n```", block, re.S).group(1).strip()
+
+
+@pytest.fixture(scope="module")
+def fresh_checkout(tmp_path_factory):
+    """A copy of the checkout with the README's install command run in it (a new .venv)."""
+    root = tmp_path_factory.mktemp("fresh") / "truco-scorer"
+    shutil.copytree(ROOT, root, ignore=IGNORED)
+    command = install_command()
+    install, serve = command.rsplit(" && ", 1)
+    assert serve == f"{TRUCO} serve"
+    done = subprocess.run(install, shell=True, cwd=root, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return root
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_install_command_gives_a_server_that_answers(fresh_checkout):
+    """The install line as written, then its `.venv/bin/truco serve` (on a free loopback port
+    instead of 8000, which another program may hold) answers, and its database is ignored by git."""
+    port = free_port()
+    server = subprocess.Popen([str(fresh_checkout / TRUCO), "serve", "--host", "127.0.0.1", "--port", str(port), "--no-qr"],
+                              cwd=fresh_checkout, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/variants", timeout=2) as r:
+                    assert r.status == 200
+                    break
+            except OSError:
+                assert server.poll() is None, "truco serve stopped"
+                assert time.monotonic() < deadline, "truco serve did not answer"
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert (fresh_checkout / "truco.sqlite3").exists()
+    ignored = (ROOT / ".gitignore").read_text().split()
+    assert {"truco.sqlite3", "truco.sqlite3-wal", "truco.sqlite3-shm"} <= set(ignored)
+
+
+@pytest.mark.parametrize(("line", "comment"), command_line_lines())
+def test_readme_command_runs_as_written_in_a_fresh_venv(fresh_checkout, line, comment):
+    env = {**os.environ, "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8", "LANGUAGE": ""}
+    env.pop("VIRTUAL_ENV", None)
+    result = subprocess.run(line, shell=True, cwd=fresh_checkout, capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip()
+    if comment.startswith("Envido:"):
+        assert result.stdout.strip() == comment

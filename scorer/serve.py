@@ -94,6 +94,8 @@ def serve_command(
         connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True,
         ident="",  # no "Server: waitress" on every response: bytes a phone has no use for
     )
+    if hasattr(server, "channel_class"):
+        server.channel_class = json_error_channel()
     urls = urls_for(host, server.effective_port, public_url)
     click.echo(f"Database: {db}")
     click.echo("Open on the phones at the table:")
@@ -111,3 +113,34 @@ def serve_command(
         pass
     finally:
         server.close()
+
+
+def json_error_channel():
+    """waitress's connection class, answering the errors waitress raises itself (431 for
+    headers over its limit, 400 for a request it cannot parse...) as the app's JSON error
+    ``{"error": {"code", "message", "allowed"}}`` instead of plain text (issue 13 item 10):
+    the request was refused before the app could read its path or language, so the
+    message is the English reason waitress gives."""
+    import json
+
+    from waitress.channel import HTTPChannel
+    from waitress.task import ErrorTask
+
+    class JSONErrorTask(ErrorTask):
+        def execute(self):
+            error = self.request.error
+            code = error.code
+            body = json.dumps(
+                {"error": {"code": "too_large" if code in (413, 431) else "bad_request",
+                           "message": f"{error.reason}: {error.body}.", "allowed": []}}
+            ).encode()
+            self.status = f"{code} {error.reason}"
+            self.response_headers.extend([("Content-Type", "application/json"), ("Connection", "close")])
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
+
+    class JSONErrorChannel(HTTPChannel):
+        error_task_class = JSONErrorTask
+
+    return JSONErrorChannel

@@ -77,8 +77,21 @@ def series_of(row: store.MatchRow) -> series.SeriesStatus | None:
     db = get_db()
     if row.best_of == 1 and row.series == row.id:
         return None
-    games = store.series_games(db, row.series)
-    return series.series_status(store.series_tally(db, row.series), row.best_of, games)
+    # A finished game whose Revanche started shows the series as it stood at that game
+    # ("Melhor de 3, partida 1"), not as it stands now: leave out the later games.
+    later, next_id = [], row.rematch
+    while next_id:
+        nxt = store.get_match(db, next_id)
+        if nxt is None or nxt.series != row.series or len(later) > 10:
+            break
+        later.append(nxt)
+        next_id = nxt.rematch
+    wins = list(store.series_tally(db, row.series))
+    for game in later:
+        if game.winner in (0, 1):
+            wins[game.winner] -= 1
+    games = store.series_games(db, row.series) - len(later)
+    return series.series_status(wins, row.best_of, games)
 
 
 def rematch_url(row: store.MatchRow, key: str | None) -> str | None:

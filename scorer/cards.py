@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorer.errors import N_, CardError
+from scorer.errors import N_, NP_, CardError
 
 RANKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 """The ten ranks of the Spanish deck, Spanish numbering (no 8 or 9)."""
@@ -407,7 +407,7 @@ def parse_card(
     if len(cards) != 1:
         raise CardError(
             "card_count",
-            N_("Expected {expected} card(s) in \"{token}\", got {count}."),
+            NP_("Expected {expected} card in \"{token}\", got {count}.", "Expected {expected} cards in \"{token}\", got {count}."),
             allowed=accepted_forms(lang),
             token=_shown(text),
             expected=1,
@@ -427,7 +427,7 @@ def parse_hand(
     if len(cards) != count:
         raise CardError(
             "card_count",
-            N_("Expected {expected} card(s) in \"{token}\", got {count}."),
+            NP_("Expected {expected} card in \"{token}\", got {count}.", "Expected {expected} cards in \"{token}\", got {count}."),
             allowed=accepted_forms(lang),
             token=_shown(text),
             expected=count,

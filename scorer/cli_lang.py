@@ -42,4 +42,9 @@ def resolve(lang: str | None) -> str:
 def translator(lang: str) -> Callable[[str], str]:
     """A gettext callable for ``lang`` (English text passes through for ``en``)."""
     catalog = Translations.load(str(TRANSLATIONS), [LOCALES.get(lang, "pt_BR")], domain="messages")
-    return catalog.gettext
+
+    def translate(message: str) -> str:
+        return catalog.gettext(message)
+
+    translate.ngettext = catalog.ngettext  # type: ignore[attr-defined]  # plural messages (errors.NP_)
+    return translate

@@ -25,7 +25,7 @@ from itertools import combinations
 
 from scorer.card_order import piezas
 from scorer.cards import Card, check_lang, rank_label
-from scorer.errors import N_, CardError
+from scorer.errors import N_, NP_, CardError
 
 PIEZA_POINTS: tuple[int, ...] = (30, 29, 28, 27, 27)
 """Envido value of the piezas 2, 4, 5, 11, 10 of the muestra suit (REFERENCE.md 2.4)."""
@@ -207,7 +207,7 @@ def _check_hand(hand: Sequence[Card], muestra: Card | None) -> tuple[Card, ...]:
     cards = tuple(hand)
     if len(cards) != 3:
         raise CardError(
-            "card_count", N_("Expected {expected} card(s) in \"{token}\", got {count}."),
+            "card_count", NP_("Expected {expected} card in \"{token}\", got {count}.", "Expected {expected} cards in \"{token}\", got {count}."),
             allowed=[], token=" ".join(c.code for c in cards), expected=3, count=len(cards),
         )
     seen: list[Card] = [] if muestra is None else [muestra]

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorer.envido_points import count_spans, describe_counts
-from scorer.errors import N_, RuleError
-from scorer.variants import ENVIDO_CALLS, FLOR_CALLS, Variant, get_variant
+from scorer.errors import N_, PageText, RuleError
+from scorer.variants import ENVIDO_CALLS, FLOR_CALLS, TABLE_WORDS, PageWord, TableWord, TableWords, Variant, get_variant
 
 ACTION_TYPES = (
     "call",
@@ -40,7 +40,7 @@ ACTION_TYPES = (
 )
 """Every action ``type`` the engine accepts (issue #2, "The contract")."""
 
-CALL_NAMES = {
+CALL_NAMES = {  # ids the engine accepts, with a neutral name (the table's words: variants.TABLE_WORDS)
     "truco": "Truco",
     "retruco": "Retruco",
     "vale_cuatro": "Vale Cuatro",
@@ -238,7 +238,7 @@ class Match:
         except RuleError as error:
             if not error.allowed:
                 error.allowed = self._allowed_now()
-            _use_table_words(error)
+            _use_table_words(error, self.variant.words)
             raise
         entry = {
             "index": len(self._history),
@@ -264,7 +264,17 @@ class Match:
             are listed once each as templates (``delta``/``points`` left ``None``).
         """
         legal = []
+        hand = self._core.hand
+        flor = self.variant.flor
         for candidate in self._candidates():
+            if (
+                candidate.get("call") == "flor" and hand.flor_pending and flor is not None
+                and flor.compared is not None and hand.flor_chain[-1][0] == "flor"
+            ):
+                # Flor answered by Flor is the same action as "con flor quiero" (both
+                # compare for ``compared``): one button for one action (issue 13 item 12).
+                # The engine still accepts it when applied.
+                continue
             core = self._core.copy()
             try:
                 self._apply(core, candidate)
@@ -339,7 +349,7 @@ class Match:
             "log": [
                 {
                     **{key: value for key, value in entry.items() if key != "lines"},
-                    "text": render_lines(entry["lines"], names, translate),
+                    "text": render_lines(entry["lines"], names, translate, self.variant.words),
                 }
                 for _, _, entry in self._history[-log_limit if log_limit else None :]
             ],
@@ -647,7 +657,7 @@ class Match:
                 )
             # A raise answering a pending call accepts it and raises in one action.
             hand.truco_level, hand.value = pending_index, ladder[pending_index].worth
-            lines.append((N_("{side}: quiero {call}, the hand is worth {value}."), {"side": side, "call": ladder[pending_index].call, "value": hand.value}))
+            lines.append((N_("{call} {said} by {side}: the hand is worth {value}."), {"side": side, "call": ladder[pending_index].call, "said": "accepted", "value": hand.value}))
         else:
             expected = hand.truco_level + 1
             if expected >= len(ladder):
@@ -668,7 +678,7 @@ class Match:
                     call=call,
                 )
         hand.truco_pending = (index, side)
-        lines.append((N_("{side}: {call}!"), {"side": side, "call": call}))
+        lines.append((N_("{side}: {shout}"), {"side": side, "shout": call}))
         return lines
 
     def _envido_call(self, core: _Core, side: int, call: str) -> list[LogLine]:
@@ -711,7 +721,7 @@ class Match:
                     call=call,
                 )
         hand.envido_chain, hand.envido_caller, hand.envido_pending = chain, side, True
-        return [(N_("{side}: {call}!"), {"side": side, "call": call})]
+        return [(N_("{side}: {shout}"), {"side": side, "shout": call})]
 
     def _envido_closed_reason(self, hand: Hand) -> str:
         """Why Envido cannot be started now (the message of ``envido_closed``)."""
@@ -759,7 +769,7 @@ class Match:
                     hand.awaiting = None
             hand.envido_done = True
             hand.flor_chain, hand.flor_pending = [("flor", side)], True
-            lines.append((N_("{side}: {call}!"), {"side": side, "call": call}))
+            lines.append((N_("{side}: {shout}"), {"side": side, "shout": call}))
             return lines
         last_call, last_side = hand.flor_chain[-1]
         if last_side == side:
@@ -776,7 +786,7 @@ class Match:
                 pending=last_call,
             )
         hand.flor_chain.append((call, side))
-        lines.append((N_("{side}: {call}!"), {"side": side, "call": call}))
+        lines.append((N_("{side}: {shout}"), {"side": side, "shout": call}))
         if call == "flor":  # flor answered by flor: compared at once
             self._start_comparison(hand, flor.compared)
         elif not flor.contraflor_answered:  # gauderio: contraflor is compared at once
@@ -812,7 +822,7 @@ class Match:
         self._require_no_comparison(hand)
         pending = self._require_side_to_answer(hand, side)
         call = pending["call"]
-        lines: list[LogLine] = [(N_("{side}: quiero {call}."), {"side": side, "call": call})]
+        lines: list[LogLine] = [(N_("{call} {said} by {side}."), {"side": side, "call": call, "said": "accepted"})]
         if hand.flor_pending:
             flor = self.variant.flor
             assert flor is not None
@@ -831,7 +841,7 @@ class Match:
             index, _ = hand.truco_pending
             hand.truco_level, hand.value = index, self.variant.truco_ladder[index].worth
             hand.truco_raise_side, hand.truco_pending = side, None
-            lines[-1] = (N_("{side}: quiero {call}, the hand is worth {value}."), {"side": side, "call": call, "value": hand.value})
+            lines[-1] = (N_("{call} {said} by {side}: the hand is worth {value}."), {"side": side, "call": call, "said": "accepted", "value": hand.value})
         return lines
 
     def _no_quiero(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
@@ -857,20 +867,20 @@ class Match:
                 before = hand.flor_chain[-2][0]
                 points = flor.resto_refused_after_flor if before == "flor" else flor.resto_refused_after_contraflor
             hand.flor_pending, hand.flor_done = False, True
-            lines.append((N_("{call} no quiero: +{points} {side}."), {"call": call, "points": points, "side": caller}))
+            lines.append((N_("{call}: {said}, +{points} {side}."), {"call": call, "said": "refused", "points": points, "side": caller}))
             self._award(core, caller, points, lines)
         elif hand.envido_pending:
             points = self._envido_refused(hand.envido_chain)
             caller = hand.envido_caller
             assert caller is not None
             hand.envido_pending, hand.envido_done = False, True
-            lines.append((N_("{chain} no quiero: +{points} {side}."), {"chain": hand.envido_chain, "points": points, "side": caller}))
+            lines.append((N_("{chain}: {said}, +{points} {side}."), {"chain": hand.envido_chain, "said": "refused", "points": points, "side": caller}))
             self._award(core, caller, points, lines)
         else:
             assert hand.truco_pending is not None
             index, caller = hand.truco_pending
             step = self.variant.truco_ladder[index]
-            lines.append((N_("{call} no quiero."), {"call": step.call}))
+            lines.append((N_("{call}: {said}."), {"call": step.call, "said": "refused"}))
             hand.truco_pending = None
             self._end_hand(core, caller, step.refused, lines)
 
@@ -924,9 +934,9 @@ class Match:
             hand.envido_done = True
         assert value is not None
         hand.awaiting, hand.compare_stake = None, None
-        lines: list[LogLine] = [(N_("{chain} quiero: +{points} {side}."), {"chain": chain, "points": value, "side": winner})]
+        lines: list[LogLine] = [(N_("{chain}: {said}, +{points} {side}."), {"chain": chain, "said": "accepted", "points": value, "side": winner})]
         if detail:
-            lines = [(N_("{chain} quiero, {winner_points} to {loser_points}: +{points} {side}."), {"chain": chain, "points": value, "side": winner, **detail[1]})]
+            lines = [(N_("{chain}: {said}, {winner_points} to {loser_points}, +{points} {side}."), {"chain": chain, "said": "accepted", "points": value, "side": winner, **detail[1]})]
         self._award(core, winner, value, lines)
         return lines
 
@@ -938,7 +948,7 @@ class Match:
             index, caller = hand.truco_pending
             hand.truco_level, hand.value = index, self.variant.truco_ladder[index].worth
             hand.truco_raise_side, hand.truco_pending = 1 - caller, None
-            lines.append((N_("{call} accepted by playing on: the hand is worth {value}."), {"call": self.variant.truco_ladder[index].call, "value": hand.value}))
+            lines.append((N_("{call}: {said} by playing on, the hand is worth {value}."), {"call": self.variant.truco_ladder[index].call, "said": "accepted", "value": hand.value}))
 
     def _trick(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
         hand, winner = core.hand, action["winner"]
@@ -948,7 +958,7 @@ class Match:
         hand.tricks.append(winner)
         number = len(hand.tricks)
         if winner is None:
-            lines.append((N_("Trick {number}: parda."), {"number": number}))
+            lines.append((N_("Trick {number}: {said}."), {"number": number, "said": "tie"}))
         else:
             lines.append((N_("Trick {number}: {side}."), {"number": number, "side": winner}))
         decided, hand_winner = decide_hand(hand.tricks, mano=hand.mano, all_pardas=self.options.get("all_pardas", self.variant.all_pardas))
@@ -981,7 +991,7 @@ class Match:
             )
         other = 1 - side
         bonus = 1 if self.options.get("mazo_primera") and self._envido_open(hand) else 0
-        lines: list[LogLine] = [(N_("Mazo: {side}."), {"side": side})]
+        lines: list[LogLine] = [(N_("{answer}: {side}."), {"answer": "mazo", "side": side})]
         if hand.flor_pending or hand.envido_pending:
             self._refuse_top(core, lines)
         if core.winner is not None:
@@ -989,7 +999,7 @@ class Match:
         if hand.truco_pending and hand.truco_pending[1] == other:
             index = hand.truco_pending[0]
             points = self.variant.truco_ladder[index].refused
-            lines.append((N_("{call} no quiero."), {"call": self.variant.truco_ladder[index].call}))
+            lines.append((N_("{call}: {said}."), {"call": self.variant.truco_ladder[index].call, "said": "refused"}))
         else:
             points = hand.value
         if bonus:
@@ -1038,18 +1048,26 @@ class Match:
         return lines
 
 
-SPECIAL_WORDS = {"mao_de_onze": "mão de onze", "mao_de_dez": "mão de dez", "mao_de_ferro": "mão de ferro"}
-"""How the special hands are written at the table."""
+def table_word(word: TableWord, translate: Callable[[str], str] | None = None) -> str:
+    """A table word as written: a ``str`` as it is, a :class:`PageWord` in the page's
+    language (``translate``; English without it)."""
+    if isinstance(word, PageWord):
+        return translate(word.msgid) if translate else word.msgid
+    return word
 
 
-def _use_table_words(error: RuleError) -> None:
-    """Write call and special-hand ids in an error's params as the table says them
-    (``vale_cuatro`` -> ``Vale Cuatro``, ``mao_de_onze`` -> ``mão de onze``)."""
+def _use_table_words(error: RuleError, words: TableWords) -> None:
+    """Write call and special-hand ids in an error's params as the variant's table says
+    them (``vale_cuatro`` -> ``Vale cuatro``, ``mao_de_onze`` -> ``Mão de onze``; Catalan
+    truc's 11-point rule in the page's language)."""
     for key in ("call", "pending", "expected"):
         if isinstance(error.params.get(key), str):
-            error.params[key] = CALL_NAMES.get(error.params[key], error.params[key])
-    if isinstance(error.params.get("special"), str):
-        error.params["special"] = SPECIAL_WORDS.get(error.params["special"], error.params["special"])
+            error.params[key] = words.calls.get(error.params[key], CALL_NAMES.get(error.params[key], error.params[key]))
+    special = error.params.get("special")
+    if isinstance(special, str):
+        word = words.specials.get(special, special)
+        # Inside a sentence: "the mão de onze" (the board's label says "Mão de onze").
+        error.params["special"] = PageText(word.msgid) if isinstance(word, PageWord) else word[:1].lower() + word[1:]
 
 
 # ------------------------------------------------------------------ validation
@@ -1136,14 +1154,20 @@ def render_lines(
     lines: Sequence[LogLine],
     names: Sequence[str],
     translate: Callable[[str], str] | None = None,
+    words: TableWords | None = None,
 ) -> str:
-    """Write a log entry's sentences in words, with the sides' names.
+    """Write a log entry's sentences in words, with the sides' names and the table's words.
 
     Args:
         lines: ``(template, params)`` pairs from :meth:`Match.apply`.
         names: the two sides' names.
         translate: gettext-like callable applied to each template (English without it).
+        words: the variant's table words (:attr:`scorer.variants.Variant.words`); the
+            Rioplatense ones without it. Params: ``call``/``chain`` (call ids, their bare
+            names), ``shout`` (a call id, its shout), ``answer`` (``mazo``...), ``said``
+            (``accepted``, ``refused`` or ``tie``), ``special`` (a special hand's id).
     """
+    words = words or TABLE_WORDS["rio"]
     out = []
     for template, params in lines:
         values = {}
@@ -1152,9 +1176,15 @@ def render_lines(
                 values[key] = names[value] if value in SIDES else "?"
             elif key in ("call", "chain"):
                 calls = value if isinstance(value, list) else [value]
-                values[key] = ", ".join(CALL_NAMES.get(c, c) for c in calls)
+                values[key] = ", ".join(words.calls.get(c, CALL_NAMES.get(c, c)) for c in calls)
+            elif key == "shout":
+                values[key] = words.shouts.get(value, CALL_NAMES.get(value, value) + "!")
+            elif key == "answer":
+                values[key] = words.answers.get(value, value)
+            elif key == "said":
+                values[key] = table_word(getattr(words, value), translate)
             elif key == "special":
-                values[key] = SPECIAL_WORDS.get(value, value)
+                values[key] = table_word(words.specials.get(value, value), translate)
             else:
                 values[key] = value
         out.append((translate(template) if translate else template).format(**values))

@@ -130,10 +130,11 @@ def test_state_has_the_contract_fields_and_a_log_in_words():
         assert key in state
     for key in ("number", "mano", "value", "pending", "special", "envido_open"):
         assert key in state["hand"]
-    assert state["log"][-1]["text"] == "Real Envido quiero, 29 to 27: +3 Nós."
-    pt = {"{chain} quiero, {winner_points} to {loser_points}: +{points} {side}.": "{chain} quiero, {winner_points} a {loser_points}: +{points} {side}"}
+    # Issue 13 item 12: the table's own words ("Real envido ... querido", WORDING-REVIEW 4a).
+    assert state["log"][-1]["text"] == "Real envido: querido, 29 to 27, +3 Nós."
+    pt = {"{chain}: {said}, {winner_points} to {loser_points}, +{points} {side}.": "{chain}: {said}, {winner_points} a {loser_points}, +{points} {side}"}
     translated = match.state(names=("Nós", "Eles"), translate=lambda s: pt.get(s, s))
-    assert translated["log"][-1]["text"] == "Real Envido quiero, 29 a 27: +3 Nós"
+    assert translated["log"][-1]["text"] == "Real envido: querido, 29 a 27, +3 Nós"
     json.dumps(state)
 
 

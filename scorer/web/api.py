@@ -130,7 +130,7 @@ def variants():
         [
             {
                 "id": v.id,
-                "title": v.title,
+                "title": gettext(v.title),
                 "description": gettext(v.description),
                 "target": v.target,
                 "options": [

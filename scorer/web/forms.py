@@ -135,8 +135,8 @@ def new_match_context(variant_id: str, settings: dict[str, Any]) -> dict[str, An
     if not (isinstance(players, list) and len(players) == 2 and all(isinstance(p, list) for p in players)):
         players = None
     return {
-        "variants": [(v.id, v.title, gettext(v.description)) for v in VARIANTS.values()],
-        "variant_titles": {v.id: v.title for v in VARIANTS.values()},
+        "variants": [(v.id, gettext(v.title), gettext(v.description)) for v in VARIANTS.values()],
+        "variant_titles": {v.id: gettext(v.title) for v in VARIANTS.values()},
         "variant": VARIANTS[variant_id],
         "description": gettext(VARIANTS[variant_id].description),
         "fields": option_fields(variant_id, settings.get("options", {}) if same else {}),

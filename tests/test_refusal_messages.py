@@ -144,3 +144,37 @@ def test_a_gauderio_end_of_game_line_gives_the_losers_score():
         match.apply(action(token))
     assert match.winner == 0
     assert match.state(NAMES)["log"][-1]["text"].endswith("Game over, won by Nós: 13 to 0.")
+
+
+# The card helpers' refusals (issue 13 item 2: every error code against an input that
+# triggers it, the message naming what was wrong).
+from scorer.cards_cli import compare_json, envido_json, manilha_json  # noqa: E402
+from scorer.errors import CardError  # noqa: E402
+
+CARD_CASES = [
+    (lambda: envido_json("7o 6o banana"), "bad_card", ['"banana"']),
+    (lambda: envido_json("8o 6o 5o"), "no_eight_nine", ["8o"]),
+    (lambda: envido_json("7o 6o"), "card_count", ["3 cards", '"7o 6o"', "got 2"]),
+    (lambda: envido_json("7o 7o 5c"), "duplicate_card", ["7 de ouros", "twice"]),
+    (lambda: envido_json("7o 6o 5"), "missing_suit", ['"5"']),
+    (lambda: envido_json("zap 6o 5c"), "manilha_needs_vira", ['"zap"']),
+    (lambda: envido_json("7o 6o 5c", lang="fr"), "bad_lang", ['"fr"']),
+    (lambda: manilha_json("7", deck="novo"), "bad_deck", ['"novo"']),
+    (lambda: manilha_json("xx"), "bad_card", ['"xx"']),
+    (lambda: manilha_json(None), "vira_required", ["needs the vira"]),
+    (lambda: manilha_json("7", variant="truco-15"), "no_manilhas", ["truco-15 has no manilhas"]),
+    (lambda: manilha_json("4", deck="limpo"), "not_in_deck", ["limpo"]),
+    (lambda: compare_json("3o", "4o", variant="uruguaio"), "muestra_required", ["muestra"]),
+    (lambda: compare_json("3o", "4o", muestra="1e"), "muestra_not_used", ["truco-15"]),
+    (lambda: compare_json("3o", "4o", variant="truco-15", vira="5"), "vira_not_used", ["truco-15 has no vira"]),
+    (lambda: compare_json("3o", "4o", variant="xx"), "bad_variant", ['"xx"']),
+]
+
+
+@pytest.mark.parametrize(("build", "code", "facts"), CARD_CASES)
+def test_each_card_refusal_names_what_was_wrong(build, code, facts):
+    with pytest.raises(CardError) as caught:
+        build()
+    assert caught.value.code == code
+    for fact in facts:
+        assert fact in caught.value.message, (fact, caught.value.message)

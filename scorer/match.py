@@ -314,7 +314,9 @@ class Match:
         Returns:
             ``{"variant", "options", "target", "ends_at_once", "names", "score", "winner",
             "stages", "hand": {"number", "mano", "value", "pending", "pending_truco",
-            "special", "special_side", "envido_open", "tricks", "awaiting"},
+            "special", "special_side", "envido_open", "tricks", "awaiting", "counts"},
+            ``counts``: while an Envido or Flor waits for its points, the counts
+            ``envido_points`` accepts as ``[low, high]`` runs, else None.
             "legal_actions", "log", "version"}``. ``stages`` is ``None`` or, where the
             variant has malas and buenas, each side's ``{"stage", "points"}``.
         """
@@ -344,6 +346,7 @@ class Match:
                 "envido_open": self._envido_open(hand) and core.winner is None,
                 "tricks": list(hand.tricks),
                 "awaiting": hand.awaiting,
+                "counts": self._counts(hand),
             },
             "legal_actions": self.legal_actions(),
             "log": [
@@ -400,6 +403,13 @@ class Match:
             index, side = hand.truco_pending
             return {"call": self.variant.truco_ladder[index].call, "side": side}
         return None
+
+    def _counts(self, hand: Hand) -> list[list[int]] | None:
+        """The counts ``envido_points`` accepts now, as ``[low, high]`` runs (the one
+        definition, :func:`scorer.envido_points.possible_counts`), or None when no Envido or
+        Flor waits for its points."""
+        rules = {"envido_winner": self.variant.envido, "flor_winner": self.variant.flor}.get(hand.awaiting or "")
+        return [list(span) for span in count_spans(rules.points_range)] if rules is not None else None
 
     def _stages(self) -> list[dict[str, Any]] | None:
         if not self.variant.malas_buenas:

@@ -126,3 +126,19 @@ def test_the_issue_example_two_piezas_are_a_flor():
     match.apply({"type": "envido_points", "points": [46, 30]})
     assert list(match.score) == [4, 0]  # flor vs flor compared: 4 to the better (§8 row 45)
     assert data["possible"] == {"envido": [[0, 7], [20, 37]], "flor": [[20, 47]]}
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "script", "counts"),
+    [
+        ("truco-15", {}, "0:envido 1:quiero", [[0, 7], [20, 33]]),
+        ("uruguaio", {}, "0:envido 1:quiero", [[0, 7], [20, 37]]),
+        ("uruguaio", {}, "0:flor 1:flor", [[20, 47]]),
+        ("argentino-30", {"flor": True}, "0:flor 1:flor", [[20, 38]]),
+        ("truco-15", {}, "0:envido", None),
+    ],
+)
+def test_the_state_says_which_counts_are_accepted(variant, options, script, counts):
+    from tests.engine_notation import play
+
+    assert play(variant, script, options=options).state()["hand"]["counts"] == counts

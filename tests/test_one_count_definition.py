@@ -142,3 +142,13 @@ def test_the_state_says_which_counts_are_accepted(variant, options, script, coun
     from tests.engine_notation import play
 
     assert play(variant, script, options=options).state()["hand"]["counts"] == counts
+
+
+def test_the_board_points_form_takes_its_limits_from_the_definition(client):
+    from tests.web_client import act, new_match
+
+    path, _id, _key = new_match(client, "truco-15")
+    act(client, path, {"type": "call", "side": 0, "call": "envido"}, 0)
+    act(client, path, {"type": "quiero", "side": 1}, 1)
+    html = client.get(path).get_data(as_text=True)
+    assert 'name="points0" min="0" max="33"' in html

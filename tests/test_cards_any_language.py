@@ -20,18 +20,18 @@ from tests.web_client import EN, ES, PT
         ("4b 5b 6o", ["4b", "5b", "6o"]),  # the example, on every page
         ("7p 1e 3o", ["7b", "1e", "3o"]),
         ("7s 6h 5d", ["7e", "6c", "5o"]),
-        ("7 de espada, seven of swords", None),
         ("seven of clubs, 6 de copas, 5 de ouros", ["7b", "6c", "5o"]),
         ("ancho de espadas, Ás de paus, ace of hearts", ["1e", "1b", "1c"]),
     ],
 )
 def test_unambiguous_forms_read_the_same_on_every_page(lang, text, codes):
-    if text.startswith("7 de espada, seven"):
-        # The same card twice is a duplicate: read each name alone.
-        assert parse_cards("7 de espada", lang) == (Card(7, "e"),)
-        assert parse_cards("seven of swords", lang) == (Card(7, "e"),)
-        return
     assert [c.code for c in parse_cards(text, lang)] == codes
+
+
+@pytest.mark.parametrize("lang", ["pt", "es", "en"])
+@pytest.mark.parametrize("name", ["7 de espada", "seven of swords", "7 de espadas", "siete de espada"])
+def test_full_names_read_on_every_page(lang, name):
+    assert parse_cards(name, lang) == (Card(7, "e"),)
 
 
 @pytest.mark.parametrize(("lang", "code"), [("pt", "4c"), ("es", "4c"), ("en", "4b")])

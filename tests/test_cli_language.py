@@ -53,3 +53,34 @@ def test_replay_messages_and_log_follow_the_language():
     assert message == "Truco de Nosotros: la respuesta le toca a Ellos."
     bad = CliRunner().invoke(cli, ["replay", "--variant", "truco-15", "--lang", "pt"], input="{x\n", env=CLEAN)
     assert json.loads(bad.output)["error"]["message"].startswith("A linha não é JSON")
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "expected"),
+    [
+        (["envido", "--lang", "es"], {}, "Error: Falta el argumento 'CARDS...'."),
+        (["envido"], {}, "Erro: Falta o argumento 'CARDS...'."),
+        (["envido"], {"LANG": "en_US.UTF-8"}, "Error: Missing argument 'CARDS...'."),
+        (["envido", "7o", "6o", "5c", "--lang", "xx"], {"LANG": "es_AR.UTF-8"}, "no es uno de 'pt', 'es', 'en'."),
+        (["replay", "--variant", "truco-15", "--lang", "es", "--mano", "7"], {}, "Valor inválido para '--mano'"),
+    ],
+)
+def test_clicks_own_messages_follow_the_language(args, env, expected):
+    result = CliRunner().invoke(cli, args, env={**CLEAN, **env})
+    assert result.exit_code == 2
+    assert expected in result.stderr, result.stderr
+
+
+def test_help_headings_follow_the_language():
+    result = CliRunner().invoke(cli, ["envido", "--help", "--lang", "es"], env=CLEAN)
+    assert "Uso:" in result.output and "Opciones:" in result.output and "Muestra este mensaje y sale." in result.output
+
+
+def test_the_language_is_not_left_in_the_environment():
+    import os
+
+    before = os.environ.get("LANGUAGE")
+    untouched = {key: value for key, value in CLEAN.items() if key != "LANGUAGE"}  # the runner leaves LANGUAGE alone
+    result = CliRunner().invoke(cli, ["envido", "xx", "--lang", "es"], env=untouched)
+    assert result.stderr.startswith("Error: No entiendo")
+    assert os.environ.get("LANGUAGE") == before

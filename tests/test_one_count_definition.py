@@ -152,3 +152,11 @@ def test_the_board_points_form_takes_its_limits_from_the_definition(client):
     act(client, path, {"type": "quiero", "side": 1}, 1)
     html = client.get(path).get_data(as_text=True)
     assert 'name="points0" min="0" max="33"' in html
+
+
+def test_the_api_lists_each_variants_counts(client):
+    variants = {v["id"]: v["counts"] for v in client.get("/api/variants").get_json()}
+    assert variants["truco-15"] == {"envido": [[0, 7], [20, 33]], "flor": None}
+    assert variants["uruguaio"] == {"envido": [[0, 7], [20, 37]], "flor": [[20, 47]]}
+    assert variants["gauderio"] == {"envido": [[0, 7], [20, 33]], "flor": [[20, 38]]}
+    assert variants["paulista"] == {"envido": None, "flor": None}

@@ -14,6 +14,7 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from flask_babel import gettext
 
 from scorer import store
+from scorer.envido_points import count_spans
 from scorer.errors import TrucoError
 from scorer.variants import VARIANTS
 from scorer.web import forms, tools
@@ -125,7 +126,9 @@ def post_action(match_id: str):
 
 @bp.get("/variants")
 def variants():
-    """Every variant with its translated description and its options."""
+    """Every variant with its translated title and description, its options, and the
+    Envido and Flor counts a match of it accepts (``[low, high]`` runs from the one
+    definition, :func:`scorer.envido_points.possible_counts`; None without Envido or Flor)."""
     return jsonify(
         [
             {
@@ -133,6 +136,10 @@ def variants():
                 "title": gettext(v.title),
                 "description": gettext(v.description),
                 "target": v.target,
+                "counts": {
+                    "envido": [list(r) for r in count_spans(v.envido.points_range)] if v.envido else None,
+                    "flor": [list(r) for r in count_spans(v.flor.points_range)] if v.flor else None,
+                },
                 "options": [
                     {"key": s.key, "label": gettext(s.label), "choices": list(s.choices), "default": s.default}
                     for s in v.option_specs

@@ -16,7 +16,7 @@ from typing import Any
 
 from scorer.card_order import card_order, check_variant, compare, manilha_name, manilhas_for, strength_level
 from scorer.cards import Card, check_deck, check_lang, deck_cards, parse_card, parse_hand, parse_rank
-from scorer.envido_points import envido_points
+from scorer.envido_points import count_spans, envido_points, possible_counts
 from scorer.errors import N_, CardError
 from scorer.variants import default_variant, flor_in_play, variants_where
 
@@ -54,28 +54,41 @@ def envido_json(
         in play (:func:`scorer.variants.flor_in_play`).
     :param lang: ``pt``, ``es`` or ``en`` for reading the cards and writing names.
     :return: ``{"hand", "muestra", "piezas", "points", "cards", "flor", "flor_points",
-        "flor_cards", "explanation", "envido_explanation", "names", "lang"}``; cards are
-        canonical codes, ``names`` maps each code to its name in ``lang``; ``flor_points`` and
-        ``flor_cards`` are ``None`` without a Flor.
+        "flor_cards", "explanation", "envido_explanation", "possible", "names", "lang"}``; cards
+        are canonical codes, ``names`` maps each code to its name in ``lang``; ``flor_points``
+        and ``flor_cards`` are ``None`` without a Flor; ``points`` and ``envido_explanation``
+        are ``None`` (``cards`` empty) for a hand with a Flor in play, which sings its Flor
+        instead (REFERENCE.md 1.7); ``possible`` gives the counts a match accepts
+        (``{"envido": [[0, 7], [20, 33]], "flor": [[20, 38]] or None}``), from
+        :func:`scorer.envido_points.possible_counts`, the definition the engine uses.
     :raise CardError: bad card, wrong count (``card_count``), duplicate, bad language.
     Sources: see :func:`scorer.envido_points.envido_points`.
     """
     lang = check_lang(lang)
     muestra_card = _read_muestra(muestra, lang)
     hand = parse_hand(cards, lang, count=3)
-    result = envido_points(hand, flor=flor_in_play(flor=flor, muestra=muestra_card is not None), muestra=muestra_card)
+    with_muestra = muestra_card is not None
+    with_flor = flor_in_play(flor=flor, muestra=with_muestra)
+    result = envido_points(hand, flor=with_flor, muestra=muestra_card)
     shown = list(hand) + ([muestra_card] if muestra_card else [])
     return {
         "hand": [c.code for c in hand],
         "muestra": muestra_card.code if muestra_card else None,
         "piezas": [c.code for c in result.piezas],
         "points": result.points,
-        "cards": [c.code for c in result.envido.cards],
+        "cards": [c.code for c in result.envido.cards] if result.envido else [],
         "flor": result.has_flor,
         "flor_points": result.flor_points,
         "flor_cards": [c.code for c in result.flor.cards] if result.flor else None,
         "explanation": result.explanation(lang),
-        "envido_explanation": result.envido.explain(lang),
+        "envido_explanation": result.envido.explain(lang) if result.envido else None,
+        "possible": {
+            "envido": [list(span) for span in count_spans(possible_counts("envido", muestra=with_muestra))],
+            "flor": (
+                [list(span) for span in count_spans(possible_counts("flor", muestra=with_muestra))]
+                if with_flor else None
+            ),
+        },
         "names": _names(shown, lang),
         "lang": lang,
     }

@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorer.errors import N_, CardError
+from scorer.errors import N_, NP_, CardError
 
 RANKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 """The ten ranks of the Spanish deck, Spanish numbering (no 8 or 9)."""
@@ -99,7 +99,7 @@ class Card:
                 "bad_card",
                 N_("\"{token}\" is not a card code; codes look like {examples}."),
                 allowed=["7o", "1e", "10c", "4b"],
-                token=code,
+                token=_shown(str(code)),
                 examples="7o, 1e, 10c, 4b",
             )
         return cls(int(match.group(1)), match.group(2))
@@ -203,12 +203,24 @@ _SUIT_WORDS: dict[str, str] = {
 _SUIT_SYMBOLS: dict[str, str] = {
     "♠": "e", "♤": "e", "♣": "b", "♧": "b", "♥": "c", "♡": "c", "♦": "o", "♢": "o",
 }
-# Suit letters glued to a rank ("7o", "QC"): these depend on the language (issue 3).
-_SUIT_LETTERS: dict[str, dict[str, str]] = {
-    "pt": {"e": "e", "p": "b", "b": "b", "c": "c", "o": "o"},
-    "es": {"e": "e", "b": "b", "p": "b", "c": "c", "o": "o"},
-    "en": {"s": "e", "c": "b", "h": "c", "d": "o"},
+# Suit letters glued to a rank ("7o", "QC"), every language's at once (issue 13 item 6):
+# e/s espadas/spades, b/p bastos/paus, h hearts (copas), o/d oros/diamonds. Only "c" is
+# ambiguous -- copas in pt and es, clubs in en -- and there the language decides.
+_SUIT_LETTERS_ANY: dict[str, str] = {"e": "e", "s": "e", "b": "b", "p": "b", "h": "c", "o": "o", "d": "o"}
+_AMBIGUOUS_LETTERS: dict[str, dict[str, str]] = {
+    "pt": {"c": "c"},
+    "es": {"c": "c"},
+    "en": {"c": "b"},
 }
+_SUIT_LETTERS: dict[str, dict[str, str]] = {
+    lang: {**_SUIT_LETTERS_ANY, **_AMBIGUOUS_LETTERS[lang]} for lang in ("pt", "es", "en")
+}
+
+
+def ambiguous_letters(text: str) -> list[str]:
+    """The tokens of ``text`` whose suit letter means different suits in different
+    languages (``"4c"``: copas in pt/es, clubs in en), read in the page's language."""
+    return [w for w in _tokens(text) if (m := _COMPACT.fullmatch(w)) and m.group(2) in _AMBIGUOUS_LETTERS["pt"]]
 _LINKS = {"de", "del", "of", "da", "do"}
 _CONJUNCTIONS = {"e", "y", "and", "&"}
 # Paulista/Mineiro manilha nicknames -> index into MANILHA_NAMES (strongest first).
@@ -236,12 +248,21 @@ def _normalize(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+#: The longest part of a typed token repeated in a message (a longer one is cut with "…",
+#: so a pasted paragraph cannot widen the page past a phone's screen).
+TOKEN_SHOWN = 20
+
+
+def _shown(token: str) -> str:
+    return token if len(token) <= TOKEN_SHOWN else token[: TOKEN_SHOWN - 1] + "…"
+
+
 def _bad_token(token: str, lang: str) -> CardError:
     return CardError(
         "bad_card",
         N_("Cannot read \"{token}\" as a card. Accepted forms: {examples}."),
         allowed=accepted_forms(lang),
-        token=token,
+        token=_shown(token),
         examples=", ".join(accepted_forms(lang)),
     )
 
@@ -288,9 +309,10 @@ def parse_cards(
     manilha nicknames ``zap``, ``copeta``/``escopeta``, ``espadilha``, ``pica-fumo`` when
     ``manilhas`` (the four manilhas, strongest first: paus, copas, espadas, ouros) is given.
     Cards are separated by spaces, commas, or "e"/"y"/"and". Case and accents do not matter.
-    Suit letters glued to a rank depend on ``lang``: in ``pt`` and ``es`` ``e b/p c o`` are
-    espadas, paus/bastos, copas, ouros; in ``en`` ``s c h d`` are spades, clubs, hearts,
-    diamonds (clubs = paus/basto, hearts = copas, diamonds = ouros).
+    Full names and suit words of every language are read on every page. Suit letters glued
+    to a rank are read in any language too (``e``/``s`` espadas, ``b``/``p`` paus, ``h``
+    copas, ``o``/``d`` ouros); only ``c`` is ambiguous and follows ``lang``: copas in ``pt``
+    and ``es``, clubs (paus) in ``en`` (issue 13 item 6).
 
     :param text: any string; an empty one holds no cards.
     :param lang: ``"pt"``, ``"es"`` or ``"en"``.
@@ -315,7 +337,7 @@ def parse_cards(
                 N_("The card {card} appears twice; each card is in the deck only once."),
                 allowed=[],
                 card=card.label(lang),
-                token=word,
+                token=_shown(word),
             )
         cards.append(card)
     return tuple(cards)
@@ -331,7 +353,7 @@ def _read_one(
                 "manilha_needs_vira",
                 N_("\"{token}\" names a manilha; give the vira (or play Mineiro) to use it."),
                 allowed=accepted_forms(lang),
-                token=word,
+                token=_shown(word),
             )
         return manilhas[_MANILHA_WORDS[word]], i + 1
     following = words[i + 1] if i + 1 < len(words) else ""
@@ -364,7 +386,7 @@ def _read_one(
             "missing_suit",
             N_("The card \"{token}\" has no suit. Accepted forms: {examples}."),
             allowed=accepted_forms(lang),
-            token=" ".join(words[i:j]),
+            token=_shown(" ".join(words[i:j])),
             examples=", ".join(accepted_forms(lang)),
         )
     suit = _SUIT_WORDS.get(words[j]) or _SUIT_SYMBOLS.get(words[j])
@@ -385,9 +407,9 @@ def parse_card(
     if len(cards) != 1:
         raise CardError(
             "card_count",
-            N_("Expected {expected} card(s) in \"{token}\", got {count}."),
+            NP_("Expected {expected} card in \"{token}\", got {count}.", "Expected {expected} cards in \"{token}\", got {count}."),
             allowed=accepted_forms(lang),
-            token=text,
+            token=_shown(text),
             expected=1,
             count=len(cards),
         )
@@ -405,9 +427,9 @@ def parse_hand(
     if len(cards) != count:
         raise CardError(
             "card_count",
-            N_("Expected {expected} card(s) in \"{token}\", got {count}."),
+            NP_("Expected {expected} card in \"{token}\", got {count}.", "Expected {expected} cards in \"{token}\", got {count}."),
             allowed=accepted_forms(lang),
-            token=text,
+            token=_shown(text),
             expected=count,
             count=len(cards),
         )
@@ -430,7 +452,7 @@ def parse_rank(text: str, lang: str = "pt") -> int:
             "bad_rank",
             N_("Cannot read \"{token}\" as a rank; use {examples}."),
             allowed=["A", "2", "3", "4", "5", "6", "7", "Q", "J", "K"],
-            token=str(text),
+            token=_shown(str(text)),
             examples="A 2 3 4 5 6 7 Q J K (or 1-7, 10-12)",
         )
     return rank

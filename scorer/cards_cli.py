@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from scorer import cli_lang
 from scorer.calculators import compare_json, envido_json, manilha_json, manilha_variants
 from scorer.cards import DECKS, LANGS
 from scorer.errors import CardError
@@ -25,16 +26,23 @@ __all__ = ["compare_command", "compare_json", "envido_command", "envido_json", "
 # --- text output ------------------------------------------------------------------------------
 
 _WORDS = {
-    "pt": {"beats": "{a} ganha de {b}", "parda": "parda: {a} empata com {b}", "order": "Ordem"},
-    "es": {"beats": "{a} le gana a {b}", "parda": "parda: {a} empata con {b}", "order": "Orden"},
-    "en": {"beats": "{a} beats {b}", "parda": "parda: {a} ties with {b}", "order": "Order"},
+    "pt": {"beats": "{a} ganha de {b}", "parda": "parda: {a} empata com {b}", "order": "Ordem",
+           "sings_flor": "Com Flor não se canta Envido: vale a Flor."},
+    "es": {"beats": "{a} le gana a {b}", "parda": "parda: {a} empata con {b}", "order": "Orden",
+           "sings_flor": "Con flor no se canta envido: vale la flor."},
+    "en": {"beats": "{a} beats {b}", "parda": "parda: {a} ties with {b}", "order": "Order",
+           "sings_flor": "A hand with Flor sings the Flor, not Envido."},
 }
 
 
 def _envido_text(data: dict[str, Any]) -> str:
-    lines = [f"Envido: {data['points']} ({data['envido_explanation']})"]
+    lines = []
+    if data["points"] is not None:
+        lines.append(f"Envido: {data['points']} ({data['envido_explanation']})")
     if data["flor"]:
         lines.append(f"Flor: {data['flor_points']} ({data['explanation']})")
+    if data["points"] is None:
+        lines.append(_WORDS[data["lang"]]["sings_flor"])
     return "\n".join(lines)
 
 
@@ -60,22 +68,25 @@ def _compare_text(data: dict[str, Any]) -> str:
 
 
 def _emit(
-    build: Callable[[], dict[str, Any]], as_json: bool, render: Callable[[dict[str, Any]], str]
+    build: Callable[[], dict[str, Any]], as_json: bool, render: Callable[[dict[str, Any]], str],
+    lang: str = "pt",
 ) -> None:
+    """Print what ``build`` answers, or its error in ``lang`` and exit with status 2."""
     try:
         data = build()
     except CardError as err:
+        translate = cli_lang.translator(lang)
         if as_json:
-            click.echo(json.dumps({"error": err.to_json()}, ensure_ascii=False))
+            click.echo(json.dumps({"error": err.to_json(translate)}, ensure_ascii=False))
         else:
-            click.echo(f"Error: {err.message}", err=True)
+            click.echo(f"{cli_lang.ERROR_WORD[lang]}: {err.render(translate)}", err=True)
         raise click.exceptions.Exit(2) from err
     click.echo(json.dumps(data, ensure_ascii=False) if as_json else render(data))
 
 
 _lang_option = click.option(
-    "--lang", type=click.Choice(LANGS), default="pt", show_default=True,
-    help="Language the cards are typed and printed in.",
+    "--lang", type=click.Choice(LANGS), default=None, callback=lambda _ctx, _param, value: cli_lang.resolve(value),
+    help="Language of the cards and of every message (default: the locale's, else pt).",
 )
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 
@@ -91,7 +102,7 @@ def envido_command(
 ) -> None:
     """Envido (and Flor) points of three CARDS, e.g. ``truco envido 7o 6o 5c``."""
     _emit(lambda: envido_json(" ".join(cards), flor=flor, muestra=muestra, lang=lang),
-          as_json, _envido_text)
+          as_json, _envido_text, lang)
 
 
 @click.command("manilha")
@@ -108,7 +119,7 @@ def manilha_command(
     """The manilhas for a VIRA (a rank like 7 or K, or a card) and the whole order, e.g.
     ``truco manilha 7``; no vira with ``--variant mineiro``."""
     _emit(lambda: manilha_json(" ".join(vira) or None, deck=deck, variant=variant, lang=lang),
-          as_json, _manilha_text)
+          as_json, _manilha_text, lang)
 
 
 @click.command("compare")
@@ -129,4 +140,4 @@ def compare_command(
     ``truco compare "1 espada" "7 oro" --variant truco-15``."""
     _emit(lambda: compare_json(first, second, variant=variant, vira=vira, muestra=muestra,
                                lang=lang, deck=deck),
-          as_json, _compare_text)
+          as_json, _compare_text, lang)

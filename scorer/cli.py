@@ -1,9 +1,24 @@
 """The ``truco`` command line: one click group, one sub-command per module."""
 
+import sys
+
 import click
 
+from scorer import cli_lang
 
-@click.group()
+
+class LocalizedGroup(click.Group):
+    """The ``truco`` group: click's own messages (usage errors, help headings) follow
+    ``--lang``, else the locale, else pt, like ours (issue 13 item 7)."""
+
+    def main(self, args=None, *rest, **kwargs):  # type: ignore[override]
+        argv = list(sys.argv[1:] if args is None else args)
+        lang = cli_lang.lang_from_args(argv) or cli_lang.lang_from_environment()
+        with cli_lang.click_language(lang):
+            return super().main(argv, *rest, **kwargs)
+
+
+@click.group(cls=LocalizedGroup)
 def cli() -> None:
     """Truco scorekeeper: rules engine, card helpers and the phone scoreboard."""
 

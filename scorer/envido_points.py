@@ -25,7 +25,7 @@ from itertools import combinations
 
 from scorer.card_rules import piezas
 from scorer.cards import Card, check_lang, rank_label
-from scorer.errors import N_, CardError
+from scorer.errors import N_, NP_, CardError
 
 PIEZA_POINTS: tuple[int, ...] = (30, 29, 28, 27, 27)
 """Envido value of the piezas 2, 4, 5, 11, 10 of the muestra suit (REFERENCE.md 2.4)."""
@@ -40,6 +40,57 @@ _NO_PAIR = {
     "es": "sin dos del mismo palo, vale la más alta: {card} = {points}",
     "en": "no two of a suit, the highest card counts: {card} = {points}",
 }
+
+
+def possible_counts(kind: str, *, muestra: bool = False) -> frozenset[int]:
+    """Every count a hand can declare: the one definition the calculator, the Envido page,
+    the API and the match engine share (issue 13 item 1).
+
+    :param kind: ``"envido"`` or ``"flor"``.
+    :param muestra: Uruguayan counting with a muestra (which always plays Flor).
+    :return: the possible counts (tentos of the Envido/Flor comparison):
+
+        * Envido without muestra: 0-7 (no two of a suit: the highest card) and 20-33
+          (20 + two of a suit, 7 + 6 at most) -- REFERENCE.md 1.3.
+        * Envido with a muestra: also 27-37, a pieza (27-30) + the best other card (0-7);
+          two piezas always make a Flor, so they never count as Envido (REFERENCE.md 2.4).
+        * Flor without muestra: 20-38, 20 + three cards of a suit (5 + 6 + 7 at most) --
+          REFERENCE.md 1.7.
+        * Flor with a muestra: 20-47: one pieza + two of a suit (27 + 0 + 0 to 30 + 7 + 6),
+          two or three piezas (27 + 7 + 0 to 30 + 9 + 8) -- REFERENCE.md 2.4, §8 ex. 14.
+
+        A hand that holds a Flor where Flor is in play declares its Flor, not an Envido
+        (REFERENCE.md 1.7: "a player holding flor may not sing envido").
+    :raise ValueError: an unknown ``kind``.
+    """
+    low, high = min(PIEZA_POINTS), max(PIEZA_POINTS)
+    if kind == "envido":
+        counts = {*range(0, 8), *range(20, 20 + 7 + 6 + 1)}
+        if muestra:
+            counts |= set(range(low, high + 7 + 1))
+    elif kind == "flor":
+        counts = set(range(20, 20 + 5 + 6 + 7 + 1))
+        if muestra:
+            counts |= set(range(low, high + 9 + 8 + 1))
+    else:
+        raise ValueError(f"kind must be envido or flor, not {kind!r}")
+    return frozenset(counts)
+
+
+def count_spans(counts: frozenset[int] | set[int]) -> list[tuple[int, int]]:
+    """``counts`` as runs of consecutive numbers, e.g. ``[(0, 7), (20, 33)]``."""
+    spans: list[tuple[int, int]] = []
+    for number in sorted(counts):
+        if spans and number == spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], number)
+        else:
+            spans.append((number, number))
+    return spans
+
+
+def describe_counts(counts: frozenset[int] | set[int]) -> str:
+    """``counts`` written as people say a range: ``"0-7, 20-33"``."""
+    return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in count_spans(counts))
 
 
 def envido_value(card: Card, muestra: Card | None = None) -> int:
@@ -111,21 +162,22 @@ class EnvidoPoints:
     Attributes:
         hand: the three cards.
         muestra: the Uruguayan muestra, or ``None``.
-        envido: the best Envido count; ``envido.points`` is 0-7 or 20-33 without muestra,
-            up to 37 with one (pieza 30 + 7).
+        envido: the best Envido count, in :func:`possible_counts` ``("envido")``: 0-7 or
+            20-33 without muestra, up to 37 with one (pieza 30 + 7); ``None`` for a hand
+            that holds a Flor where Flor is in play (it sings its Flor instead: REFERENCE.md 1.7).
         flor: the Flor count when Flor is in play and the hand has one, else ``None``;
             20-38 without muestra, up to 47 with one.
     """
 
     hand: tuple[Card, ...]
     muestra: Card | None
-    envido: Count
+    envido: Count | None
     flor: Count | None
 
     @property
-    def points(self) -> int:
-        """Envido points (the Envido is still counted for a hand with Flor)."""
-        return self.envido.points
+    def points(self) -> int | None:
+        """Envido points, or ``None`` for a hand that sings its Flor instead."""
+        return self.envido.points if self.envido is not None else None
 
     @property
     def has_flor(self) -> bool:
@@ -146,14 +198,16 @@ class EnvidoPoints:
 
     def explanation(self, lang: str = "pt") -> str:
         """One line: the Flor's count if there is one, else the Envido's."""
-        return (self.flor or self.envido).explain(lang)
+        count = self.flor or self.envido
+        assert count is not None
+        return count.explain(lang)
 
 
 def _check_hand(hand: Sequence[Card], muestra: Card | None) -> tuple[Card, ...]:
     cards = tuple(hand)
     if len(cards) != 3:
         raise CardError(
-            "card_count", N_("Expected {expected} card(s) in \"{token}\", got {count}."),
+            "card_count", NP_("Expected {expected} card in \"{token}\", got {count}.", "Expected {expected} cards in \"{token}\", got {count}."),
             allowed=[], token=" ".join(c.code for c in cards), expected=3, count=len(cards),
         )
     seen: list[Card] = [] if muestra is None else [muestra]
@@ -196,8 +250,11 @@ def envido_points(
     :param hand: three different cards.
     :param flor: whether the game is played "con flor" (REFERENCE.md 1.7); without it no Flor
         is counted and ``flor_points`` is ``None``.
-    :param muestra: the Uruguayan muestra card (not in the hand), or ``None``.
-    :return: :class:`EnvidoPoints`; ``points`` in 0-7 or 20-33 without a muestra.
+    :param muestra: the Uruguayan muestra card (not in the hand), or ``None``. Uruguayan
+        truco is always played with Flor, so a muestra puts Flor in play.
+    :return: :class:`EnvidoPoints`; ``points`` in :func:`possible_counts` ``("envido")``
+        (0-7 or 20-33 without a muestra), ``None`` for a hand with a Flor in play;
+        ``flor_points`` in :func:`possible_counts` ``("flor")``.
     :raise CardError: ``card_count`` unless 3 cards; ``duplicate_card`` for a repeated card or
         the muestra in the hand.
     Sources: seed 000 and seed 002 "Envido"; REFERENCE.md 1.3, 1.7, 2.2, 2.4; issue 3.
@@ -219,7 +276,7 @@ def envido_points(
         envido = _plain_envido(terms)
 
     flor_count: Count | None = None
-    if flor:
+    if flor or muestra is not None:
         same_suit = len({c.suit for c in cards}) == 1
         if len(with_pieza) >= 2:
             rest = [_last_digit(t) for t in with_pieza[1:]] + others
@@ -228,4 +285,5 @@ def envido_points(
             flor_count = Count((with_pieza[0], *others), 0, False)
         elif not with_pieza and same_suit:
             flor_count = Count(tuple(_best_by_value(terms)), 20, True)
-    return EnvidoPoints(hand=cards, muestra=muestra, envido=envido, flor=flor_count)
+    # A hand with a Flor sings its Flor; it declares no Envido (REFERENCE.md 1.7).
+    return EnvidoPoints(hand=cards, muestra=muestra, envido=None if flor_count else envido, flor=flor_count)

@@ -20,13 +20,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scorer.errors import N_, RuleError
+from scorer.envido_points import count_spans, describe_counts
+from scorer.errors import N_, PageText, RuleError
 from scorer.schema import ACTION_TYPES, LegalAction, State, bare_action, check_side, normalize_action
-from scorer.variants import ENVIDO_CALLS, FLOR_CALLS, Variant, get_variant
+from scorer.variants import ENVIDO_CALLS, FLOR_CALLS, TABLE_WORDS, PageWord, TableWord, TableWords, Variant, get_variant
 
 __all__ = ["ACTION_TYPES", "CALL_NAMES", "Match", "decide_hand", "normalize_action", "render_lines"]
 
-CALL_NAMES = {
+CALL_NAMES = {  # ids the engine accepts, with a neutral name (the table's words: variants.TABLE_WORDS)
     "truco": "Truco",
     "retruco": "Retruco",
     "vale_cuatro": "Vale Cuatro",
@@ -225,7 +226,7 @@ class Match:
         except RuleError as error:
             if not error.allowed:
                 error.allowed = self._allowed_now()
-            _use_table_words(error)
+            _use_table_words(error, self.variant.words)
             raise
         entry = {
             "index": len(self._history),
@@ -255,7 +256,17 @@ class Match:
             points may be typed (an ``envido_points`` action).
         """
         legal: list[LegalAction] = []
+        hand = self._core.hand
+        flor = self.variant.flor
         for candidate in self._candidates():
+            if (
+                candidate.get("call") == "flor" and hand.flor_pending and flor is not None
+                and flor.compared is not None and hand.flor_chain[-1][0] == "flor"
+            ):
+                # Flor answered by Flor is the same action as "con flor quiero" (both
+                # compare for ``compared``): one button for one action (issue 13 item 12).
+                # The engine still accepts it when applied.
+                continue
             core = self._core.copy()
             try:
                 self._apply(core, candidate)
@@ -304,7 +315,9 @@ class Match:
         Returns:
             ``{"variant", "options", "target", "ends_at_once", "names", "score", "winner",
             "stages", "hand": {"number", "mano", "value", "pending", "pending_truco",
-            "special", "special_side", "envido_open", "tricks", "awaiting"},
+            "special", "special_side", "envido_open", "tricks", "awaiting", "counts"},
+            ``counts``: while an Envido or Flor waits for its points, the counts
+            ``envido_points`` accepts as ``[low, high]`` runs, else None.
             "legal_actions", "log", "version"}``. ``stages`` is ``None`` or, where the
             variant has malas and buenas, each side's ``{"stage", "points"}``.
         """
@@ -334,12 +347,13 @@ class Match:
                 "envido_open": self._envido_open(hand) and core.winner is None,
                 "tricks": list(hand.tricks),
                 "awaiting": hand.awaiting,
+                "counts": self._counts(hand),
             },
             "legal_actions": self.legal_actions(),
             "log": [
                 {
                     **{key: value for key, value in entry.items() if key != "lines"},
-                    "text": render_lines(entry["lines"], names, translate),
+                    "text": render_lines(entry["lines"], names, translate, self.variant.words),
                 }
                 for _, _, entry in self._history[-log_limit if log_limit else None :]
             ],
@@ -390,6 +404,13 @@ class Match:
             return {"call": self.variant.truco_ladder[index].call, "side": side}
         return None
 
+    def _counts(self, hand: Hand) -> list[list[int]] | None:
+        """The counts ``envido_points`` accepts now, as ``[low, high]`` runs (the one
+        definition, :func:`scorer.envido_points.possible_counts`), or None when no Envido or
+        Flor waits for its points."""
+        rules = {"envido_winner": self.variant.envido, "flor_winner": self.variant.flor}.get(hand.awaiting or "")
+        return [list(span) for span in count_spans(rules.points_range)] if rules is not None else None
+
     def _stages(self) -> list[dict[str, Any]] | None:
         if not self.variant.malas_buenas:
             return None
@@ -412,7 +433,9 @@ class Match:
             value = self.target - score[winner]
         else:
             value = self.target - leader
-        return max(value, 1)
+        # No floor the rule texts do not have: a leader who lacks nothing (gauderio, where a
+        # correction made mid-hand can bring the leader to the target) is paid 0.
+        return max(value, 0)
 
     def _envido_value(self, chain: Sequence[str], score: Sequence[int], winner: int | None) -> int | None:
         """Accepted value of an envido chain (``None`` for a winner-dependent Falta)."""
@@ -480,9 +503,10 @@ class Match:
         if hand.awaiting == "special_hand" and kind != "special_hand":
             raise RuleError(
                 "special_hand_first",
-                N_("{special_side} is at the special hand and must first decide to play or run."),
+                N_("{special}: first the decision to play or run, which belongs to {special_side}."),
                 allowed=[{"type": "special_hand", "side": hand.special_side, "decision": d} for d in ("play", "run")],
                 special_side=hand.special_side,
+                special=hand.special,
             )
         handler = {
             "call": self._call,
@@ -505,9 +529,17 @@ class Match:
         core.paid[side] += points
         core.score[side] += points
         if self.variant.ends_at_once and core.score[side] >= self.target:
+            counted = points - (core.score[side] - self.target)
             core.score[side] = self.target
+            if counted < points and lines:
+                # The log says what was counted: the target caps the score (issue 13 item 4).
+                template, params = lines[-1]
+                key = "points" if params.get("points") == points else "delta" if params.get("delta") == points else None
+                if key is not None and params.get("side", side) == side:
+                    lines[-1] = (template, {**params, key: counted})
+                lines.append((N_("{target} caps the score: {counted} of {points} counted."), {"target": self.target, "counted": counted, "points": points}))
             self._finish(core, side)
-            lines.append((N_("{side} reach {target} and win the game."), {"side": side, "target": self.target}))
+            lines.append((N_("{target} for {side}: game over, won by {side}."), {"side": side, "target": self.target}))
 
     @staticmethod
     def _finish(core: _Core, winner: int) -> None:
@@ -526,7 +558,7 @@ class Match:
             lines.append((N_("Both sides passed {target} with equal totals: another hand."), {"target": self.target}))
             return
         self._finish(core, 0 if a > b else 1)
-        lines.append((N_("{side} win the game {points} to {other}."), {"side": core.winner, "points": max(a, b), "other": min(a, b)}))
+        lines.append((N_("Game over, won by {side}: {points} to {other_points}."), {"side": core.winner, "points": max(a, b), "other_points": min(a, b)}))
 
     def _end_hand(self, core: _Core, winner: int | None, points: int, lines: list[LogLine]) -> None:
         """Pay the hand, then deal the next one (the mano alternates)."""
@@ -544,12 +576,13 @@ class Match:
     def _require_side_to_answer(self, hand: Hand, side: int) -> dict[str, Any]:
         pending = self._pending(hand)
         if pending is None:
-            raise RuleError("nothing_to_answer", N_("There is no call to answer."))
+            raise RuleError("nothing_to_answer", N_("No call is waiting for an answer."))
         if pending["side"] == side:
             raise RuleError(
                 "own_call",
-                N_("{side} made the {call} call; the other side must answer it."),
+                N_("{call} by {side}: the answer belongs to {answer_side}."),
                 side=side,
+                answer_side=1 - side,
                 call=pending["call"],
             )
         return pending
@@ -568,9 +601,10 @@ class Match:
         if pending and not (truco_ok and not hand.flor_pending and not hand.envido_pending):
             raise RuleError(
                 "answer_first",
-                N_("{call} by {side} must be answered first."),
+                N_("{call} by {side} waits for an answer from {answer_side} first."),
                 call=pending["call"],
                 side=pending["side"],
+                answer_side=1 - pending["side"],
             )
 
     def _allowed_now(self) -> list[dict[str, Any]]:
@@ -612,8 +646,9 @@ class Match:
             if caller == side:
                 raise RuleError(
                     "own_call",
-                    N_("{side} cannot raise its own {call}."),
+                    N_("{call} by {side}: the answer belongs to {answer_side}."),
                     side=side,
+                    answer_side=1 - side,
                     call=ladder[pending_index].call,
                 )
             expected = pending_index + 1
@@ -627,7 +662,7 @@ class Match:
                 )
             # A raise answering a pending call accepts it and raises in one action.
             hand.truco_level, hand.value = pending_index, ladder[pending_index].worth
-            lines.append((N_("{side}: quiero {call}, the hand is worth {value}."), {"side": side, "call": ladder[pending_index].call, "value": hand.value}))
+            lines.append((N_("{call} {said} by {side}: the hand is worth {value}."), {"side": side, "call": ladder[pending_index].call, "said": "accepted", "value": hand.value}))
         else:
             expected = hand.truco_level + 1
             if expected >= len(ladder):
@@ -643,12 +678,12 @@ class Match:
             if hand.truco_raise_side is not None and hand.truco_raise_side != side:
                 raise RuleError(
                     "not_your_raise",
-                    N_("Only {raise_side}, who accepted the last call, may raise to {call}."),
+                    N_("The raise to {call} belongs to {raise_side}, the side that accepted the last call."),
                     raise_side=hand.truco_raise_side,
                     call=call,
                 )
         hand.truco_pending = (index, side)
-        lines.append((N_("{side}: {call}!"), {"side": side, "call": call}))
+        lines.append((N_("{side}: {shout}"), {"side": side, "shout": call}))
         return lines
 
     def _envido_call(self, core: _Core, side: int, call: str) -> list[LogLine]:
@@ -660,7 +695,7 @@ class Match:
             raise RuleError("flor_sung", N_("A Flor was sung: no Envido this hand."), call=call)
         if hand.envido_pending:
             if hand.envido_caller == side:
-                raise RuleError("own_call", N_("{side} cannot raise its own {call}."), side=side, call=hand.envido_chain[-1])
+                raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side, answer_side=1 - side, call=hand.envido_chain[-1])
             chain = [*hand.envido_chain, call]
             allowed = [nxt for nxt in ENVIDO_CALLS if self._envido_chain_ok([*hand.envido_chain, nxt])]
             if not self._envido_chain_ok(chain):
@@ -673,17 +708,14 @@ class Match:
                 )
         else:
             if not self._envido_open(hand):
-                raise RuleError(
-                    "envido_closed",
-                    N_("Envido can no longer be called in this hand."),
-                    call=call,
-                )
+                raise RuleError("envido_closed", self._envido_closed_reason(hand), call=call)
             if hand.truco_pending and hand.truco_pending[1] == side:
                 raise RuleError(
                     "answer_first",
-                    N_("{call} by {side} must be answered first."),
+                    N_("{call} by {side} waits for an answer from {answer_side} first."),
                     call=self.variant.truco_ladder[hand.truco_pending[0]].call,
                     side=side,
+                    answer_side=1 - side,
                 )
             chain = [call]
             if not self._envido_chain_ok(chain):
@@ -694,7 +726,18 @@ class Match:
                     call=call,
                 )
         hand.envido_chain, hand.envido_caller, hand.envido_pending = chain, side, True
-        return [(N_("{side}: {call}!"), {"side": side, "call": call})]
+        return [(N_("{side}: {shout}"), {"side": side, "shout": call})]
+
+    def _envido_closed_reason(self, hand: Hand) -> str:
+        """Why Envido cannot be started now (the message of ``envido_closed``)."""
+        rules = self.variant.envido
+        if hand.envido_done:
+            return N_("The Envido of this hand was already played.")
+        if hand.tricks:
+            return N_("Envido is called in the first trick; the first trick is over.")
+        if rules is not None and rules.closes_on_truco_accepted and hand.truco_level >= 0:
+            return N_("A Truco was accepted: no Envido after it in this variant.")
+        return N_("Envido can no longer be called in this hand.")
 
     def _envido_chain_ok(self, chain: Sequence[str]) -> bool:
         rules = self.variant.envido
@@ -708,24 +751,34 @@ class Match:
         hand = core.hand
         flor = self.variant.flor
         assert flor is not None
-        self._require_no_comparison(hand)
+        if not (call == "flor" and hand.awaiting == "envido_winner"):
+            # An accepted Envido whose winner is still asked for is not settled: a Flor
+            # cancels it (below); any other comparison must be entered first.
+            self._require_no_comparison(hand)
         lines: list[LogLine] = []
         if not hand.flor_pending:
             if call != "flor":
-                raise RuleError("no_flor_pending", N_("{call} answers a Flor; nobody sang one."), allowed=["flor"], call=call)
-            if hand.flor_done or hand.tricks or hand.envido_done:
-                raise RuleError("flor_closed", N_("Flor must be sung in the first trick, before the Envido is settled."))
+                self._raise_no_flor_pending(hand, call)
+            if hand.flor_done:
+                raise RuleError("flor_closed", N_("A Flor was already sung in this hand."), reason="flor_done")
+            if hand.tricks:
+                raise RuleError("flor_closed", N_("Flor is sung in the first trick; the first trick is over."), reason="tricks")
+            if hand.envido_done:
+                raise RuleError("flor_closed", N_("The Envido is already settled: no Flor after it."), reason="envido_done")
             if hand.envido_chain:
-                # Seed 002 "Flor": a Flor cancels any Envido called or pending.
+                # Seed 002 "Flor": a Flor "anula qualquer pedido de Envido ... feito anteriormente":
+                # called, pending, or accepted and not yet settled (REFERENCE.md 1.7).
                 lines.append((N_("The Flor cancels the {chain}."), {"chain": hand.envido_chain}))
                 hand.envido_chain, hand.envido_pending, hand.envido_caller = [], False, None
+                if hand.awaiting == "envido_winner":
+                    hand.awaiting = None
             hand.envido_done = True
             hand.flor_chain, hand.flor_pending = [("flor", side)], True
-            lines.append((N_("{side}: {call}!"), {"side": side, "call": call}))
+            lines.append((N_("{side}: {shout}"), {"side": side, "shout": call}))
             return lines
         last_call, last_side = hand.flor_chain[-1]
         if last_side == side:
-            raise RuleError("own_call", N_("{side} cannot raise its own {call}."), side=side, call=last_call)
+            raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side, answer_side=1 - side, call=last_call)
         allowed = {"flor": ["contraflor", "contraflor_al_resto"] + (["flor"] if flor.compared else []), "contraflor": ["contraflor_al_resto"]}
         if not flor.contraflor_answered:
             allowed["contraflor"] = []
@@ -738,12 +791,30 @@ class Match:
                 pending=last_call,
             )
         hand.flor_chain.append((call, side))
-        lines.append((N_("{side}: {call}!"), {"side": side, "call": call}))
+        lines.append((N_("{side}: {shout}"), {"side": side, "shout": call}))
         if call == "flor":  # flor answered by flor: compared at once
             self._start_comparison(hand, flor.compared)
         elif not flor.contraflor_answered:  # gauderio: contraflor is compared at once
             self._start_comparison(hand, flor.contraflor if call == "contraflor" else "falta")
         return lines
+
+    def _raise_no_flor_pending(self, hand: Hand, call: str) -> None:
+        """Refuse an answer to a Flor (``no_flor``, ``contraflor``...) when no bare Flor waits,
+        naming what is true instead: the Contraflor that is pending, the Flor already
+        settled, or no Flor at all."""
+        if hand.flor_pending:
+            pending, caller = hand.flor_chain[-1]
+            raise RuleError(
+                "no_flor_pending",
+                N_("{call} answers a bare Flor; the call waiting is {pending} by {side}, answered with quiero or no quiero."),
+                call=call,
+                pending=pending,
+                side=caller,
+                answer_side=1 - caller,
+            )
+        if hand.flor_chain:
+            raise RuleError("no_flor_pending", N_("{call} answers a Flor; this hand's Flor is already settled."), call=call)
+        raise RuleError("no_flor_pending", N_("{call} answers a Flor; nobody sang one."), allowed=["flor"], call=call)
 
     def _start_comparison(self, hand: Hand, stake: Any) -> None:
         hand.flor_pending = False
@@ -756,14 +827,14 @@ class Match:
         self._require_no_comparison(hand)
         pending = self._require_side_to_answer(hand, side)
         call = pending["call"]
-        lines: list[LogLine] = [(N_("{side}: quiero {call}."), {"side": side, "call": call})]
+        lines: list[LogLine] = [(N_("{call} {said} by {side}."), {"side": side, "call": call, "said": "accepted"})]
         if hand.flor_pending:
             flor = self.variant.flor
             assert flor is not None
             if call == "flor" and flor.compared is None:
                 raise RuleError(
                     "bad_answer",
-                    N_("Answer a Flor with no_flor, contraflor, contraflor_al_resto or no_quiero."),
+                    N_("In this variant a Flor is answered with no_flor, contraflor, contraflor_al_resto or no_quiero."),
                 )
             stake = {"flor": flor.compared, "contraflor": flor.contraflor}.get(call, "falta")
             self._start_comparison(hand, stake)
@@ -775,7 +846,7 @@ class Match:
             index, _ = hand.truco_pending
             hand.truco_level, hand.value = index, self.variant.truco_ladder[index].worth
             hand.truco_raise_side, hand.truco_pending = side, None
-            lines[-1] = (N_("{side}: quiero {call}, the hand is worth {value}."), {"side": side, "call": call, "value": hand.value})
+            lines[-1] = (N_("{call} {said} by {side}: the hand is worth {value}."), {"side": side, "call": call, "said": "accepted", "value": hand.value})
         return lines
 
     def _no_quiero(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
@@ -801,20 +872,20 @@ class Match:
                 before = hand.flor_chain[-2][0]
                 points = flor.resto_refused_after_flor if before == "flor" else flor.resto_refused_after_contraflor
             hand.flor_pending, hand.flor_done = False, True
-            lines.append((N_("{call} no quiero: +{points} {side}."), {"call": call, "points": points, "side": caller}))
+            lines.append((N_("{call}: {said}, +{points} {side}."), {"call": call, "said": "refused", "points": points, "side": caller}))
             self._award(core, caller, points, lines)
         elif hand.envido_pending:
             points = self._envido_refused(hand.envido_chain)
             caller = hand.envido_caller
             assert caller is not None
             hand.envido_pending, hand.envido_done = False, True
-            lines.append((N_("{chain} no quiero: +{points} {side}."), {"chain": hand.envido_chain, "points": points, "side": caller}))
+            lines.append((N_("{chain}: {said}, +{points} {side}."), {"chain": hand.envido_chain, "said": "refused", "points": points, "side": caller}))
             self._award(core, caller, points, lines)
         else:
             assert hand.truco_pending is not None
             index, caller = hand.truco_pending
             step = self.variant.truco_ladder[index]
-            lines.append((N_("{call} no quiero."), {"call": step.call}))
+            lines.append((N_("{call}: {said}."), {"call": step.call, "said": "refused"}))
             hand.truco_pending = None
             self._end_hand(core, caller, step.refused, lines)
 
@@ -822,13 +893,13 @@ class Match:
         hand, side = core.hand, action["side"]
         self._require_no_comparison(hand)
         if not hand.flor_pending or hand.flor_chain[-1][0] != "flor":
-            raise RuleError("no_flor_pending", N_("{call} answers a Flor; nobody sang one."), call="no_flor")
+            self._raise_no_flor_pending(hand, "no_flor")
         self._require_side_to_answer(hand, side)
         flor = self.variant.flor
         assert flor is not None
         caller = hand.flor_chain[-1][1]
         hand.flor_pending, hand.flor_done = False, True
-        lines: list[LogLine] = [(N_("Flor, {other} has none: +{points} {side}."), {"other": side, "points": flor.uncontested, "side": caller})]
+        lines: list[LogLine] = [(N_("Flor uncontested (no Flor for {other}): +{points} {side}."), {"other": side, "points": flor.uncontested, "side": caller})]
         self._award(core, caller, flor.uncontested, lines)
         return lines
 
@@ -846,11 +917,11 @@ class Match:
                 if declared not in rules.points_range:
                     raise RuleError(
                         "bad_points",
-                        N_("{points} is not a possible {what} count ({low} to {high})."),
+                        N_("{points} is not a possible {what} count; the possible counts are {counts}."),
+                        allowed=[list(span) for span in count_spans(rules.points_range)],
                         points=declared,
                         what="Flor" if is_flor else "Envido",
-                        low=min(rules.points_range),
-                        high=max(rules.points_range),
+                        counts=describe_counts(rules.points_range),
                     )
             # Equal points go to the mano (REFERENCE.md 0, seed 000 leaves ties unstated).
             winner = hand.mano if points[0] == points[1] else (0 if points[0] > points[1] else 1)
@@ -868,9 +939,9 @@ class Match:
             hand.envido_done = True
         assert value is not None
         hand.awaiting, hand.compare_stake = None, None
-        lines: list[LogLine] = [(N_("{chain} quiero: +{points} {side}."), {"chain": chain, "points": value, "side": winner})]
+        lines: list[LogLine] = [(N_("{chain}: {said}, +{points} {side}."), {"chain": chain, "said": "accepted", "points": value, "side": winner})]
         if detail:
-            lines = [(N_("{chain} quiero, {winner_points} to {loser_points}: +{points} {side}."), {"chain": chain, "points": value, "side": winner, **detail[1]})]
+            lines = [(N_("{chain}: {said}, {winner_points} to {loser_points}, +{points} {side}."), {"chain": chain, "said": "accepted", "points": value, "side": winner, **detail[1]})]
         self._award(core, winner, value, lines)
         return lines
 
@@ -882,7 +953,7 @@ class Match:
             index, caller = hand.truco_pending
             hand.truco_level, hand.value = index, self.variant.truco_ladder[index].worth
             hand.truco_raise_side, hand.truco_pending = 1 - caller, None
-            lines.append((N_("{call} accepted by playing on: the hand is worth {value}."), {"call": self.variant.truco_ladder[index].call, "value": hand.value}))
+            lines.append((N_("{call}: {said} by playing on, the hand is worth {value}."), {"call": self.variant.truco_ladder[index].call, "said": "accepted", "value": hand.value}))
 
     def _trick(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
         hand, winner = core.hand, action["winner"]
@@ -892,7 +963,7 @@ class Match:
         hand.tricks.append(winner)
         number = len(hand.tricks)
         if winner is None:
-            lines.append((N_("Trick {number}: parda."), {"number": number}))
+            lines.append((N_("Trick {number}: {said}."), {"number": number, "said": "tie"}))
         else:
             lines.append((N_("Trick {number}: {side}."), {"number": number, "side": winner}))
         decided, hand_winner = decide_hand(hand.tricks, mano=hand.mano, all_pardas=self.options.get("all_pardas", self.variant.all_pardas))
@@ -918,13 +989,14 @@ class Match:
         if pending and pending["side"] == side:
             raise RuleError(
                 "own_call_pending",
-                N_("{side} cannot fold while its own {call} waits for an answer."),
+                N_("{call} by {side} waits for an answer from {answer_side}: no mazo for {side} before it."),
+                answer_side=1 - side,
                 side=side,
                 call=pending["call"],
             )
         other = 1 - side
         bonus = 1 if self.options.get("mazo_primera") and self._envido_open(hand) else 0
-        lines: list[LogLine] = [(N_("{side} go to the mazo."), {"side": side})]
+        lines: list[LogLine] = [(N_("{answer}: {side}."), {"answer": "mazo", "side": side})]
         if hand.flor_pending or hand.envido_pending:
             self._refuse_top(core, lines)
         if core.winner is not None:
@@ -932,7 +1004,7 @@ class Match:
         if hand.truco_pending and hand.truco_pending[1] == other:
             index = hand.truco_pending[0]
             points = self.variant.truco_ladder[index].refused
-            lines.append((N_("{call} no quiero."), {"call": self.variant.truco_ladder[index].call}))
+            lines.append((N_("{call}: {said}."), {"call": self.variant.truco_ladder[index].call, "said": "refused"}))
         else:
             points = hand.value
         if bonus:
@@ -945,18 +1017,18 @@ class Match:
         hand, side, decision = core.hand, action["side"], action["decision"]
         special = self.variant.special_hand
         if hand.awaiting != "special_hand" or special is None:
-            raise RuleError("no_special_hand", N_("This hand is not a mão de onze."))
+            raise RuleError("no_special_hand", N_("No special hand waits for a decision to play or run."))
         if side != hand.special_side:
             raise RuleError(
                 "not_your_decision",
-                N_("{special_side} decides whether to play this hand."),
+                N_("The decision to play this hand belongs to {special_side}."),
                 special_side=hand.special_side,
             )
         hand.awaiting = None
         if decision == "play":
             hand.value, hand.no_betting = special.play_worth, True
-            return [(N_("{side} play the {special}: the hand is worth {value}, no betting."), {"side": side, "special": hand.special, "value": hand.value})]
-        lines: list[LogLine] = [(N_("{side} run from the {special}."), {"side": side, "special": hand.special})]
+            return [(N_("{special} played by {side}: the hand is worth {value}, no betting."), {"side": side, "special": hand.special, "value": hand.value})]
+        lines: list[LogLine] = [(N_("{special} refused by {side}."), {"side": side, "special": hand.special})]
         self._end_hand(core, 1 - side, special.run_pays, lines)
         return lines
 
@@ -965,7 +1037,7 @@ class Match:
         if delta == 0 or abs(delta) > self.target:
             raise RuleError("bad_delta", N_("A correction must be between -{target} and {target}, not 0."), target=self.target, delta=delta)
         if core.score[side] + delta < 0:
-            raise RuleError("below_zero", N_("{side} has {points}; the score cannot go below 0."), side=side, points=core.score[side])
+            raise RuleError("below_zero", N_("Score of {side}: {points}; a score cannot go below 0."), side=side, points=core.score[side])
         lines: list[LogLine] = [(N_("Correction: {delta:+d} {side}."), {"delta": delta, "side": side})]
         if delta < 0:
             core.score[side] += delta
@@ -981,18 +1053,26 @@ class Match:
         return lines
 
 
-SPECIAL_WORDS = {"mao_de_onze": "mão de onze", "mao_de_dez": "mão de dez", "mao_de_ferro": "mão de ferro"}
-"""How the special hands are written at the table."""
+def table_word(word: TableWord, translate: Callable[[str], str] | None = None) -> str:
+    """A table word as written: a ``str`` as it is, a :class:`PageWord` in the page's
+    language (``translate``; English without it)."""
+    if isinstance(word, PageWord):
+        return translate(word.msgid) if translate else word.msgid
+    return word
 
 
-def _use_table_words(error: RuleError) -> None:
-    """Write call and special-hand ids in an error's params as the table says them
-    (``vale_cuatro`` -> ``Vale Cuatro``, ``mao_de_onze`` -> ``mão de onze``)."""
+def _use_table_words(error: RuleError, words: TableWords) -> None:
+    """Write call and special-hand ids in an error's params as the variant's table says
+    them (``vale_cuatro`` -> ``Vale cuatro``, ``mao_de_onze`` -> ``Mão de onze``; Catalan
+    truc's 11-point rule in the page's language)."""
     for key in ("call", "pending", "expected"):
         if isinstance(error.params.get(key), str):
-            error.params[key] = CALL_NAMES.get(error.params[key], error.params[key])
-    if isinstance(error.params.get("special"), str):
-        error.params["special"] = SPECIAL_WORDS.get(error.params["special"], error.params["special"])
+            error.params[key] = words.calls.get(error.params[key], CALL_NAMES.get(error.params[key], error.params[key]))
+    special = error.params.get("special")
+    if isinstance(special, str):
+        word = words.specials.get(special, special)
+        # Inside a sentence: "the mão de onze" (the board's label says "Mão de onze").
+        error.params["special"] = PageText(word.msgid) if isinstance(word, PageWord) else word[:1].lower() + word[1:]
 
 
 # ------------------------------------------------------------------ log text
@@ -1002,14 +1082,20 @@ def render_lines(
     lines: Sequence[LogLine],
     names: Sequence[str],
     translate: Callable[[str], str] | None = None,
+    words: TableWords | None = None,
 ) -> str:
-    """Write a log entry's sentences in words, with the sides' names.
+    """Write a log entry's sentences in words, with the sides' names and the table's words.
 
     Args:
         lines: ``(template, params)`` pairs from :meth:`Match.apply`.
         names: the two sides' names.
         translate: gettext-like callable applied to each template (English without it).
+        words: the variant's table words (:attr:`scorer.variants.Variant.words`); the
+            Rioplatense ones without it. Params: ``call``/``chain`` (call ids, their bare
+            names), ``shout`` (a call id, its shout), ``answer`` (``mazo``...), ``said``
+            (``accepted``, ``refused`` or ``tie``), ``special`` (a special hand's id).
     """
+    words = words or TABLE_WORDS["rio"]
     out = []
     for template, params in lines:
         values = {}
@@ -1018,9 +1104,15 @@ def render_lines(
                 values[key] = names[value] if value in SIDES else "?"
             elif key in ("call", "chain"):
                 calls = value if isinstance(value, list) else [value]
-                values[key] = ", ".join(CALL_NAMES.get(c, c) for c in calls)
+                values[key] = ", ".join(words.calls.get(c, CALL_NAMES.get(c, c)) for c in calls)
+            elif key == "shout":
+                values[key] = words.shouts.get(value, CALL_NAMES.get(value, value) + "!")
+            elif key == "answer":
+                values[key] = words.answers.get(value, value)
+            elif key == "said":
+                values[key] = table_word(getattr(words, value), translate)
             elif key == "special":
-                values[key] = SPECIAL_WORDS.get(value, value)
+                values[key] = table_word(words.specials.get(value, value), translate)
             else:
                 values[key] = value
         out.append((translate(template) if translate else template).format(**values))

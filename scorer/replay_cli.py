@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from scorer.errors import TrucoError
+from scorer import cli_lang
+from scorer.errors import N_, TrucoError
 from scorer.match import Match
 from scorer.schema import ACTION_TYPES, CALLS
 from scorer.variants import VARIANTS
@@ -36,18 +37,23 @@ def _fail(code: str, message: str, index: int | None) -> None:
 @click.option("--variant", "variant_id", required=True, type=click.Choice(sorted(VARIANTS)), help="Variant id.")
 @click.option("--option", "raw_options", multiple=True, metavar="KEY=VALUE", help="A variant option; repeatable.")
 @click.option("--mano", type=click.IntRange(0, 1), default=0, show_default=True, help="Side that is mano in hand 1.")
+@click.option("--lang", type=click.Choice(sorted(cli_lang.LOCALES)), default=None,
+              callback=lambda _ctx, _param, value: cli_lang.resolve(value),
+              help="Language of the messages and the log (default: the locale's, else pt).")
 @click.argument("actions_file", type=click.File("rb"), default="-")
-def replay_command(variant_id: str, raw_options: tuple[str, ...], mano: int, actions_file: Any) -> None:
+def replay_command(variant_id: str, raw_options: tuple[str, ...], mano: int, lang: str, actions_file: Any) -> None:
     """Read one JSON action per line (stdin without FILE) and print the final state as JSON.
 
     An illegal action exits with status 2 and prints {"error": {"code", "message", "index"}}
-    (index: 0-based among the non-blank lines).
+    (index: 0-based among the non-blank lines), the message in ``--lang``.
     """
+    translate = cli_lang.translator(lang)
+    names = (translate("Us"), translate("Them"))  # the pages' default side names
     options = dict(_parse_option(raw) for raw in raw_options)
     try:
         match = Match(variant_id, options, mano)
     except TrucoError as error:
-        _fail(error.code, error.message, None)
+        _fail(error.code, error.render(translate, names), None)
     index = -1
     for raw in actions_file:
         if not raw.strip():
@@ -56,15 +62,15 @@ def replay_command(variant_id: str, raw_options: tuple[str, ...], mano: int, act
         try:
             line = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            _fail("bad_encoding", "Line is not UTF-8 text.", index)
+            _fail("bad_encoding", translate(N_("Line is not UTF-8 text.")), index)
         try:
             action = json.loads(line)
         except json.JSONDecodeError as error:
-            _fail("bad_json", f"Line is not JSON: {error.msg}.", index)
+            _fail("bad_json", translate(N_("Line is not JSON: {reason}.")).format(reason=error.msg), index)
         except (ValueError, RecursionError):
-            _fail("bad_json", "Line is JSON too deep or with a number too long to read.", index)
+            _fail("bad_json", translate(N_("Line is JSON too deep or with a number too long to read.")), index)
         try:
             match.apply(action)
         except TrucoError as error:
-            _fail(error.code, error.message, index)
-    click.echo(json.dumps(match.state(), ensure_ascii=False, indent=2))
+            _fail(error.code, error.render(translate, names), index)
+    click.echo(json.dumps(match.state(names, translate=translate), ensure_ascii=False, indent=2))

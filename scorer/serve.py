@@ -13,6 +13,9 @@ from pathlib import Path
 
 import click
 
+from scorer import cli_lang
+from scorer.errors import N_
+
 #: Default database file, in the directory ``truco serve`` is started from.
 DEFAULT_DB = "truco.sqlite3"
 #: Open connections waitress accepts at once (four phones per table, hundreds of tables).
@@ -67,11 +70,21 @@ def urls_for(host: str, port: int, public_url: str | None = None) -> list[str]:
 @click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
 @click.option("--ghost-tap-ms", default=350, show_default=True, type=click.IntRange(0, 5000),
               help="A tap on a board shown less than this long ago counts as a double tap (0: off).")
+@click.option("--lang", type=click.Choice(sorted(cli_lang.LOCALES)), default=None,
+              callback=lambda _ctx, _param, value: cli_lang.resolve(value),
+              help="Language of the messages (default: the locale's, else pt).")
 def serve_command(
-    host: str, port: int, db_path: str, public_url: str | None, threads: int, no_qr: bool, ghost_tap_ms: int
+    host: str, port: int, db_path: str, public_url: str | None, threads: int, no_qr: bool, ghost_tap_ms: int,
+    lang: str,
 ) -> None:
-    """Run the phone scoreboard (waitress) and print the address and a QR code to join."""
+    """Run the phone scoreboard (waitress) and print the address and a QR code to join.
+
+    Its messages follow ``--lang``; the last line, ``Listening on HOST:PORT``, stays as it
+    is in every language: tools read the port from it.
+    """
     import waitress
+
+    _ = cli_lang.translator(lang)
 
     from scorer.web import create_app
     from scorer.web.qr import terminal
@@ -86,8 +99,8 @@ def serve_command(
             socket.create_server((host, port)).close()
         except OSError as error:
             raise click.ClickException(
-                f"Cannot listen on {host}:{port} ({error.strerror}). "
-                "Is another truco serve running? Stop it or choose another --port."
+                _(N_("Cannot listen on {host}:{port} ({reason}). Is another truco serve running? "
+                     "Stop it or choose another --port.")).format(host=host, port=port, reason=error.strerror)
             ) from None
     # A tournament keeps hundreds of phones connected (waitress's default limit is 100
     # connections); past 1,024 descriptors select() fails, so waitress must use poll().
@@ -96,16 +109,18 @@ def serve_command(
         connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True,
         ident="",  # no "Server: waitress" on every response: bytes a phone has no use for
     )
+    if hasattr(server, "channel_class"):
+        server.channel_class = json_error_channel()
     urls = urls_for(host, server.effective_port, public_url)
-    click.echo(f"Database: {db}")
-    click.echo("Open on the phones at the table:")
+    click.echo(_(N_("Database: {path}")).format(path=db))
+    click.echo(_(N_("Open on the phones at the table:")))
     for url in urls:
         click.echo(f"  {url}/")
     if not no_qr:
         try:
             click.echo(terminal(urls[0] + "/"))
         except UnicodeEncodeError:
-            click.echo("(this terminal cannot draw the QR code)")
+            click.echo(_(N_("(this terminal cannot draw the QR code)")))
     click.echo(f"Listening on {host}:{server.effective_port} (Ctrl+C to stop)", nl=True)
     try:
         server.run()
@@ -113,3 +128,34 @@ def serve_command(
         pass
     finally:
         server.close()
+
+
+def json_error_channel():
+    """waitress's connection class, answering the errors waitress raises itself (431 for
+    headers over its limit, 400 for a request it cannot parse...) as the app's JSON error
+    ``{"error": {"code", "message", "allowed"}}`` instead of plain text (issue 13 item 10):
+    the request was refused before the app could read its path or language, so the
+    message is the English reason waitress gives."""
+    import json
+
+    from waitress.channel import HTTPChannel
+    from waitress.task import ErrorTask
+
+    class JSONErrorTask(ErrorTask):
+        def execute(self):
+            error = self.request.error
+            code = error.code
+            body = json.dumps(
+                {"error": {"code": "too_large" if code in (413, 431) else "bad_request",
+                           "message": f"{error.reason}: {error.body}.", "allowed": []}}
+            ).encode()
+            self.status = f"{code} {error.reason}"
+            self.response_headers.extend([("Content-Type", "application/json"), ("Connection", "close")])
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
+
+    class JSONErrorChannel(HTTPChannel):
+        error_task_class = JSONErrorTask
+
+    return JSONErrorChannel

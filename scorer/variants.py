@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import Any
 
 from scorer.card_rules import ARGENTINE_ORDER, CATALAN_ORDER, MINEIRO_MANILHAS, PLAIN_ORDER, CardRules
-from scorer.errors import N_, RuleError
+from scorer.errors import N_, PageText, RuleError
 
 #: Envido-type calls, in the order a chain may use them.
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
@@ -54,12 +54,20 @@ class EnvidoRules:
         closes_on_truco_accepted: Envido can no longer be called once a Truco is accepted
             (argentino-30, uruguaio; REFERENCE.md 1.4) -- otherwise it stays open until the
             first trick is decided (seed 000).
-        points_range: envido points a hand can declare (for ``envido_points``).
+        muestra: the hands are counted with a muestra (Uruguayan piezas).
     """
 
     chains: Mapping[tuple[str, ...], int]
     closes_on_truco_accepted: bool = False
-    points_range: frozenset[int] = frozenset([*range(0, 8), *range(20, 34)])
+    muestra: bool = False
+
+    @property
+    def points_range(self) -> frozenset[int]:
+        """Envido counts a hand can declare (for ``envido_points``): the calculator's own
+        definition, :func:`scorer.envido_points.possible_counts`."""
+        from scorer.envido_points import possible_counts
+
+        return possible_counts("envido", muestra=self.muestra)
 
 
 ARGENTINE_ENVIDO_CHAINS = MappingProxyType(
@@ -99,7 +107,7 @@ class FlorRules:
         contraflor_refused: a refused contraflor pays its caller this (4).
         resto_refused_after_flor / resto_refused_after_contraflor: a refused
             contraflor_al_resto pays its caller 4 after a flor, 6 after a contraflor.
-        points_range: flor points a hand can declare.
+        muestra: the hands are counted with a muestra (Uruguayan piezas).
     """
 
     uncontested: int = 3
@@ -110,7 +118,14 @@ class FlorRules:
     contraflor_refused: int = 4
     resto_refused_after_flor: int = 4
     resto_refused_after_contraflor: int = 6
-    points_range: frozenset[int] = frozenset(range(20, 39))
+    muestra: bool = False
+
+    @property
+    def points_range(self) -> frozenset[int]:
+        """Flor counts a hand can declare: :func:`scorer.envido_points.possible_counts`."""
+        from scorer.envido_points import possible_counts
+
+        return possible_counts("flor", muestra=self.muestra)
 
 
 @dataclass(frozen=True)
@@ -148,6 +163,140 @@ class OptionSpec:
     choices: tuple[Any, ...]
     default: Any
     label: str
+
+
+@dataclass(frozen=True)
+class PageWord:
+    """A word the table has none of its own for (Catalan truc's "11-point rule", a tie):
+    written in the page's language. ``msgid`` is English, marked with ``N_``."""
+
+    msgid: str
+
+
+TableWord = str | PageWord
+"""A table word: a ``str`` is said as written on every page (with its own language's
+punctuation: "¡Truco!" at a Rioplatense table, "Seis!" at a Paulista one); a
+:class:`PageWord` is said in the page's language."""
+
+
+@dataclass(frozen=True)
+class TableWords:
+    """What a table of one variant family says: the one source for buttons, the pending
+    line, the log, the spoken text and the errors (WORDING-REVIEW.md section 4a).
+
+    Attributes:
+        shouts: call id -> the shout on its button ("¡Quiero retruco!", "Seis!").
+        calls: call id -> the call's bare name, for the log and messages ("Retruco").
+        answers: ``quiero``/``no_quiero``/``mazo``/``no_flor`` -> the answer as said.
+        flor_answers: ``quiero``/``no_quiero`` while a Flor (or Contraflor) is pending.
+        accepted / refused: the log's word for an accepted / refused call ("querido",
+            "no querido"; "aceito", "correram").
+        tie: a parda / empate.
+        specials: special-hand id -> its name ("Mão de onze"; Catalan: a page word).
+        decisions: special-hand decision (``play``/``run``) -> the words, ``{special}``
+            standing for the special hand's name in lower case.
+        gloss: English glosses of the answers and decisions, shown on English pages.
+    """
+
+    shouts: Mapping[str, str]
+    calls: Mapping[str, str]
+    answers: Mapping[str, str]
+    flor_answers: Mapping[str, str]
+    accepted: TableWord
+    refused: TableWord
+    tie: TableWord
+    specials: Mapping[str, TableWord] = field(default_factory=dict)
+    decisions: Mapping[str, str] = field(default_factory=dict)
+
+
+_GLOSS_ANSWERS = {"quiero": "accept", "no_quiero": "refuse", "mazo": "fold", "no_flor": "no Flor",
+                  "flor_quiero": "accept the Flor", "flor_no_quiero": "concede the Flor",
+                  "play": "play this hand", "run": "run from this hand"}
+"""English glosses of the table's answers (WORDING-REVIEW.md section 3, recommendation 1)."""
+
+TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
+    {
+        # Rioplatense: truco-15, argentino-30, uruguaio (seed 000; REFERENCE.md 1.4-1.7).
+        "rio": TableWords(
+            shouts={"truco": "¡Truco!", "retruco": "¡Quiero retruco!", "vale_cuatro": "¡Quiero vale cuatro!",
+                    "envido": "¡Envido!", "real_envido": "¡Real envido!", "falta_envido": "¡Falta envido!",
+                    "flor": "¡Flor!", "contraflor": "¡Contraflor!", "contraflor_al_resto": "¡Contraflor al resto!"},
+            calls={"truco": "Truco", "retruco": "Retruco", "vale_cuatro": "Vale cuatro", "envido": "Envido",
+                   "real_envido": "Real envido", "falta_envido": "Falta envido", "flor": "Flor",
+                   "contraflor": "Contraflor", "contraflor_al_resto": "Contraflor al resto"},
+            answers={"quiero": "Quiero", "no_quiero": "No quiero", "mazo": "Me voy al mazo", "no_flor": "No tengo flor"},
+            flor_answers={"quiero": "Con flor quiero", "no_quiero": "Con flor me achico"},
+            accepted="querido",
+            refused="no querido",
+            tie="parda",
+        ),
+        # Gaúcho / gaudério (seed 002: "ir ao baralho", "fugir", "Contra-flor e o resto").
+        "gaucho": TableWords(
+            shouts={"truco": "Truco!", "retruco": "Retruco!", "vale_cuatro": "Vale quatro!",
+                    "envido": "Envido!", "real_envido": "Real envido!", "falta_envido": "Falta envido!",
+                    "flor": "Flor!", "contraflor": "Contraflor!", "contraflor_al_resto": "Contraflor e o resto!"},
+            calls={"truco": "Truco", "retruco": "Retruco", "vale_cuatro": "Vale quatro", "envido": "Envido",
+                   "real_envido": "Real envido", "falta_envido": "Falta envido", "flor": "Flor",
+                   "contraflor": "Contraflor", "contraflor_al_resto": "Contraflor e o resto"},
+            answers={"quiero": "Quero", "no_quiero": "Não quero", "mazo": "Vou pro baralho", "no_flor": "Não tenho flor"},
+            flor_answers={"quiero": "Com flor quero", "no_quiero": "Fujo"},
+            accepted="aceito",
+            refused="recusado",
+            tie="parda",
+        ),
+        # Paulista and Mineiro (seed 001: "correr", "empate", mão de onze / ferro).
+        "br": TableWords(
+            shouts={"truco": "Truco!", "seis": "Seis!", "nove": "Nove!", "dez": "Dez!", "doze": "Doze!"},
+            calls={"truco": "Truco", "seis": "Seis", "nove": "Nove", "dez": "Dez", "doze": "Doze"},
+            answers={"quiero": "Quero", "no_quiero": "Não quero", "mazo": "Corremos da mão", "no_flor": "Não tenho flor"},
+            flor_answers={},
+            accepted="aceito",
+            refused="correram",
+            tie="empate",
+            specials={"mao_de_onze": "Mão de onze", "mao_de_dez": "Mão de dez", "mao_de_ferro": "Mão de ferro"},
+            decisions={"play": "Jogamos a {special}", "run": "Corremos"},
+        ),
+        # Catalan truc (seed 004): its own calls and answers; the rest in the page's language.
+        "cat": TableWords(
+            shouts={"truc": "Truc!", "retruc": "Retruc!"},
+            calls={"truc": "Truc", "retruc": "Retruc"},
+            answers={"quiero": "Vull", "no_quiero": "No vull", "mazo": "Me'n vaig", "no_flor": "No tinc flor"},
+            flor_answers={},
+            accepted=PageWord(N_("accepted")),
+            refused=PageWord(N_("refused")),
+            tie=PageWord(N_("tie")),
+            specials={"mao_de_onze": PageWord(N_("11-point rule")), "mao_de_ferro": PageWord(N_("Both on 11: no betting"))},
+            decisions={"play": "Juguem", "run": "Ens n'anem"},
+        ),
+    }
+)
+"""Table words of each variant family (:attr:`Variant.family`), WORDING-REVIEW.md section 4a."""
+
+GLOSSES = MappingProxyType(_GLOSS_ANSWERS)
+
+
+CHOICE_LABELS: Mapping[Any, str] = MappingProxyType(
+    {
+        True: N_("Yes"),
+        False: N_("No"),
+        "nobody": N_("nobody scores"),
+        "mano": N_("the mano wins"),
+        "target_minus_leader": N_("what the leader lacks"),
+        "leader_stage": N_("what the leader lacks in its stage (malas/buenas)"),
+        "whole_game": N_("what the leader lacks for the game"),
+        "malas_wins_game": N_("the game, when the leader is in the malas"),
+    }
+)
+"""How an option's value is shown to people (English, translated by the edges): never
+"False, True"."""
+
+
+def choice_label(value: Any) -> str:
+    """An option value as people read it: a :class:`~scorer.errors.PageText` label, or the
+    value itself (a target such as ``30``)."""
+    if isinstance(value, bool) or (isinstance(value, str) and value in CHOICE_LABELS):
+        return PageText(CHOICE_LABELS[value])
+    return str(value)
 
 
 FALTA_CONVENTIONS = ("target_minus_leader", "leader_stage", "whole_game", "malas_wins_game")
@@ -191,6 +340,8 @@ class Variant:
         option_specs: the settings this variant offers.
         cards: the card order, deck, manilhas and muestra (:class:`CardRules`).
         pica_pica: a 6-player game alternates redonda and pica-pica hands (REFERENCE.md 1.1).
+        family: the table whose words the variant uses, a key of :data:`TABLE_WORDS`
+            (``rio``, ``br``, ``gaucho``, ``cat``).
     """
 
     id: str
@@ -212,6 +363,7 @@ class Variant:
     option_specs: tuple[OptionSpec, ...] = field(default_factory=tuple)
     cards: CardRules = ARGENTINE_CARDS
     pica_pica: bool = False
+    family: str = "rio"
 
     def plays_flor(self, options: Mapping[str, Any]) -> bool:
         """Whether Flor is in play with these (resolved) ``options``."""
@@ -238,6 +390,11 @@ class Variant:
         if half is None:
             return None
         return {"stage": "malas", "points": points} if points < half else {"stage": "buenas", "points": points - half}
+
+    @property
+    def words(self) -> TableWords:
+        """The variant's table words (:data:`TABLE_WORDS` of its family)."""
+        return TABLE_WORDS[self.family]
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Fill in defaults and check every given option.
@@ -268,11 +425,12 @@ class Variant:
             if type(value) is not type(spec.default) or value not in spec.choices:
                 raise RuleError(
                     "bad_option",
-                    N_("Option {key} cannot be {value}; choose one of {choices}."),
+                    N_("{label}: {value} is not a choice; choose one of: {choices}."),
                     allowed=list(spec.choices),
                     key=key,
-                    value=str(value),
-                    choices=", ".join(str(choice) for choice in spec.choices),
+                    label=PageText(spec.label),
+                    value=str(value)[:40],
+                    choices=[choice_label(choice) for choice in spec.choices],
                 )
             resolved[key] = value
         return resolved
@@ -296,7 +454,7 @@ _REGISTRY: dict[str, Variant] = {
         for variant in (
             Variant(
                 id="truco-15",
-                title="Truco (15)",
+                title=N_("Truco (15)"),
                 description=N_("Two players to 15, Envido, no Flor; the game ends at 15."),
                 target=15,
                 ends_at_once=True,
@@ -306,7 +464,7 @@ _REGISTRY: dict[str, Variant] = {
             ),
             Variant(
                 id="argentino-30",
-                title="Truco argentino (30)",
+                title=N_("Truco argentino (30)"),
                 description=N_("30 tentos in malas and buenas, Envido, Flor if agreed."),
                 target=30,
                 ends_at_once=True,
@@ -328,7 +486,7 @@ _REGISTRY: dict[str, Variant] = {
             ),
             Variant(
                 id="uruguaio",
-                title="Truco uruguayo",
+                title=N_("Truco uruguayo"),
                 description=N_("Uruguayan truco with muestra: 30 (or 40) in malas and buenas, Envido and Flor."),
                 target=30,
                 ends_at_once=True,
@@ -337,9 +495,9 @@ _REGISTRY: dict[str, Variant] = {
                     ARGENTINE_ENVIDO_CHAINS,
                     closes_on_truco_accepted=True,
                     # A pieza counts 27-30 and adds the best other card (REFERENCE.md 2.4).
-                    points_range=frozenset([*range(0, 8), *range(20, 38)]),
+                    muestra=True,
                 ),
-                flor=FlorRules(points_range=frozenset(range(20, 48))),
+                flor=FlorRules(muestra=True),
                 falta="malas_wins_game",
                 malas_buenas=True,
                 mazo_primera=True,
@@ -354,7 +512,8 @@ _REGISTRY: dict[str, Variant] = {
             ),
             Variant(
                 id="paulista",
-                title="Truco paulista",
+                title=N_("Truco paulista"),
+                family="br",
                 description=N_("12 tentos with vira and manilhas: Truco 3, Seis, Nove, Doze; mão de onze."),
                 target=12,
                 ends_at_once=True,
@@ -372,7 +531,8 @@ _REGISTRY: dict[str, Variant] = {
             ),
             Variant(
                 id="mineiro",
-                title="Truco mineiro",
+                title=N_("Truco mineiro"),
+                family="br",
                 description=N_("12 tentos with fixed manilhas: hand 2, Truco 4, Seis, Dez, Doze; mão de dez."),
                 target=12,
                 ends_at_once=True,
@@ -390,7 +550,8 @@ _REGISTRY: dict[str, Variant] = {
             ),
             Variant(
                 id="gauderio",
-                title="Truco gaudério",
+                title=N_("Truco gaudério"),
+                family="gaucho",
                 description=N_("12 (or 24) tentos, Envido and Flor with the Gaudério values."),
                 target=12,
                 ends_at_once=False,
@@ -402,7 +563,8 @@ _REGISTRY: dict[str, Variant] = {
             ),
             Variant(
                 id="truc",
-                title="Truc català",
+                title=N_("Truc català"),
+                family="cat",
                 description=N_("Catalan truc to 12: truc 2, retruc 3, the 11-point rule."),
                 target=12,
                 ends_at_once=True,

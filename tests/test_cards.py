@@ -84,7 +84,7 @@ def test_several_cards_in_one_string(text, lang, cards):
         ("7o 8e 6o", "pt", "no_eight_nine", "8e"),
         ("13o", "pt", "bad_card", "13o"),
         ("7x", "pt", "bad_card", "7x"),
-        ("7h", "pt", "bad_card", "7h"),  # h is a suit letter in English only
+        ("7w", "pt", "bad_card", "7w"),  # issue 13 item 6: "7h" reads as 7 de copas everywhere now
         ("7o 6o banana", "pt", "bad_card", "banana"),
         ("7 de nada", "es", "bad_card", "7 de nada"),
         ("7", "pt", "missing_suit", "7"),

@@ -45,10 +45,11 @@ def test_envido_text_output(runner):
 
 
 def test_envido_flor(runner):
-    # REFERENCE.md 8 ex. 8: 7, 6, 5 de espada con flor -> flor 38 (envido 33).
+    # REFERENCE.md 8 ex. 8: 7, 6, 5 de espada con flor -> flor 38; a Flor in play sings the
+    # Flor, not Envido (REFERENCE.md 1.7; issue 13 item 1): no Envido count.
     result, data = run_json(runner, ["envido", "7 de espada", "6e", "5e", "--flor", "--lang", "es"])
     assert result.exit_code == 0
-    assert (data["points"], data["flor"], data["flor_points"]) == (33, True, 38)
+    assert (data["points"], data["flor"], data["flor_points"]) == (None, True, 38)
     assert data["flor_cards"] == ["7e", "6e", "5e"]
     assert data["names"]["7e"] == "7 de espada"
 
@@ -79,7 +80,8 @@ def test_envido_bad_input_exits_2_with_the_error(runner, args, code):
     result, data = run_json(runner, ["envido", *args])
     assert result.exit_code == 2
     assert data["error"]["code"] == code
-    text = runner.invoke(cli, ["envido", *args])
+    # Issue 13 item 7: messages follow the locale (pt without one); here an English one.
+    text = runner.invoke(cli, ["envido", *args], env={"LC_ALL": "en_US.UTF-8"})
     assert text.exit_code == 2
     assert text.stderr.startswith("Error: ")
 

@@ -28,9 +28,11 @@ ARGENTINE = [
     ("1 oro, 12 oro, 7 copa", False, 21, None, ["1o", "12o"]),
     ("3 basto, 2 copa, 7 espada", False, 7, None, ["7e"]),
     ("7 espada, 6 espada, 5 espada", False, 33, None, ["7e", "6e"]),
-    ("7 espada, 6 espada, 5 espada", True, 33, 38, ["7e", "6e"]),
-    ("12 copa, 11 copa, 10 copa", True, 20, 20, None),
-    ("1 oro, 2 oro, 3 oro", True, 25, 26, ["3o", "2o"]),
+    # Issue 13 item 1: a hand with a Flor in play sings its Flor and declares no Envido
+    # (REFERENCE.md 1.7 "A player holding flor may not sing envido"): points None.
+    ("7 espada, 6 espada, 5 espada", True, None, 38, None),
+    ("12 copa, 11 copa, 10 copa", True, None, 20, None),
+    ("1 oro, 2 oro, 3 oro", True, None, 26, None),
     # Seed 000 "Diagrama: dois valores de Envido revelados" and "o Envido interrompe um Truco".
     ("7 oro, 6 oro, 4 basto", False, 33, None, ["7o", "6o"]),
     ("5 copa, 10 copa, 4 espada", False, 25, None, ["5c", "10c"]),
@@ -64,16 +66,18 @@ URUGUAYAN = [
     ("1e", "6 oro, 12 oro, 5 copa", False, 26, None),  # ex. 13
     ("1e", "12 copa, 11 copa, 3 basto", False, 20, None),  # ex. 13
     ("1e", "6 basto, 7 basto, 5 oro", False, 33, None),  # ex. 13
-    ("11o", "2 oro, 4 oro, 5 oro", True, 39, 47),  # ex. 14: flor 30 + 9 + 8
-    ("6o", "2 oro, 4 oro, 7 copa", True, 39, 46),  # ex. 17: flor 30 + 9 + 7
+    # Two piezas make a Flor (REFERENCE.md 2.4): the Flor, and no Envido (issue 13 item 1).
+    ("11o", "2 oro, 4 oro, 5 oro", True, None, 47),  # ex. 14: flor 30 + 9 + 8
+    ("6o", "2 oro, 4 oro, 7 copa", True, None, 46),  # ex. 17: flor 30 + 9 + 7
+    ("6o", "2 oro, 4 oro, 7 copa", False, None, 46),  # a muestra always plays Flor
     ("4c", "12 copa, 1 espada, 3 basto", False, 32, None),  # ex. 15: 12 copa is the "4", 29 + 3
     ("6o", "12 oro, 11 copa, 10 basto", False, 0, None),  # ex. 16: 12 oro ordinary
     # One pieza and two cards of one suit make a Flor: pieza + the other two (REFERENCE.md 2.4).
-    ("1e", "5 espada, 3 copa, 2 copa", True, 31, 33),
+    ("1e", "5 espada, 3 copa, 2 copa", True, None, 33),
     # One pieza, the other two of different suits: no Flor even with Flor in play.
     ("1e", "5 espada, 3 copa, 2 oro", True, 31, None),
     # Three of a suit without piezas: 20 + all three (pagat's scheme, REFERENCE.md 2.4).
-    ("1e", "7 copa, 6 copa, 3 copa", True, 33, 36),
+    ("1e", "7 copa, 6 copa, 3 copa", True, None, 36),
     # The 11 (perico) and 10 (perica) are worth 27.
     ("3b", "11 basto, 7 oro, 12 copa", False, 34, None),
     ("3b", "10 basto, 6 oro, 12 copa", False, 33, None),
@@ -162,7 +166,8 @@ def test_every_hand_matches_the_brute_force():
         con_flor = envido_points(cards, flor=True)
         expected = brute_force_envido(cards)
         assert sin_flor.points == expected, cards
-        assert con_flor.points == expected, cards
+        # A Flor in play: the hand sings its Flor, no Envido (issue 13 item 1).
+        assert con_flor.points == (None if brute_force_flor(cards) else expected), cards
         assert sin_flor.flor_points is None, cards
         assert con_flor.flor_points == brute_force_flor(cards), cards
         assert 0 <= expected <= 7 or 20 <= expected <= 33
@@ -185,9 +190,15 @@ def test_every_hand_with_a_muestra_matches_the_brute_force():
             continue
         held = sorted((pieza_value[c] for c in cards if c in pieza_value), reverse=True)
         plain = [c.rank if c.rank <= 7 else 0 for c in cards if c not in pieza_value]
-        if not held:
+        others = [c for c in cards if c not in pieza_value]
+        flor = len(held) >= 2 or len({c.suit for c in others}) == 1  # 2+ piezas; 1 + a pair; 3 of a suit
+        if flor:
+            # A Flor (two piezas; one pieza and two of a suit; three of a suit): it sings
+            # the Flor and declares no Envido (REFERENCE.md 1.7, 2.4; issue 13 item 1).
+            expected = None
+        elif not held:
             expected = brute_force_envido(cards)
         else:
-            # best pieza + best of the rest, a second pieza counting its last digit
-            expected = held[0] + max([v % 10 for v in held[1:]] + plain)
+            # best pieza + best of the rest
+            expected = held[0] + max(plain)
         assert envido_points(cards, muestra=muestra).points == expected, cards

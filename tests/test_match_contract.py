@@ -128,10 +128,11 @@ def test_state_has_the_contract_fields_and_a_log_in_words():
         assert key in state
     for key in ("number", "mano", "value", "pending", "special", "envido_open"):
         assert key in state["hand"]
-    assert state["log"][-1]["text"] == "Real Envido quiero, 29 to 27: +3 Nós."
-    pt = {"{chain} quiero, {winner_points} to {loser_points}: +{points} {side}.": "{chain} quiero, {winner_points} a {loser_points}: +{points} {side}"}
+    # Issue 13 item 12: the table's own words ("Real envido ... querido", WORDING-REVIEW 4a).
+    assert state["log"][-1]["text"] == "Real envido: querido, 29 to 27, +3 Nós."
+    pt = {"{chain}: {said}, {winner_points} to {loser_points}, +{points} {side}.": "{chain}: {said}, {winner_points} a {loser_points}, +{points} {side}"}
     translated = match.state(names=("Nós", "Eles"), translate=lambda s: pt.get(s, s))
-    assert translated["log"][-1]["text"] == "Real Envido quiero, 29 a 27: +3 Nós"
+    assert translated["log"][-1]["text"] == "Real envido: querido, 29 a 27, +3 Nós"
     json.dumps(state)
 
 
@@ -227,7 +228,8 @@ def test_gauderio_correction_mid_hand_waits_for_the_end_of_the_hand():
 def test_error_messages_name_the_sides():
     with pytest.raises(RuleError) as caught:
         play("truco-15", "0:truco 0:quiero")
-    assert caught.value.render(names=("Nós", "Eles")) == "Nós made the Truco call; the other side must answer it."
+    # Issue 13 item 12: no side name as the subject of a conjugated verb.
+    assert caught.value.render(names=("Nós", "Eles")) == "Truco by Nós: the answer belongs to Eles."
     assert "side 0" in caught.value.message
 
 

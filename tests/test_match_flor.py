@@ -73,3 +73,53 @@ def test_illegal_flor_actions(variant, options, script, code):
     with pytest.raises(RuleError) as caught:
         play(variant, script, options=options)
     assert caught.value.code == code
+
+
+# Issue 13 item 13: a Flor cancels an Envido that is accepted but not yet settled (its
+# winner still asked for). Seed 002 "Flor": the Flor "anula qualquer pedido de Envido, Real
+# Envido ou Falta Envido feito anteriormente"; REFERENCE.md 1.7 "Singing flor cancels any
+# envido already called". Flor uncontested: 3 (seed 002; REFERENCE.md 1.7 / §8 row 44).
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [("argentino-30", FLOR), ("uruguaio", {}), ("gauderio", {})],
+)
+def test_flor_cancels_an_accepted_envido_not_yet_settled(variant, options):
+    match = play(variant, "0:envido 1:quiero 1:flor 0:no_flor", options=options)
+    state = match.state()
+    assert state["score"] == [0, 3]
+    assert state["hand"]["pending"] is None
+    assert state["hand"]["awaiting"] is None
+    assert "The Flor cancels the Envido." in state["log"][-2]["text"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [("argentino-30", FLOR), ("uruguaio", {}), ("gauderio", {})],
+)
+def test_flor_is_legal_while_an_accepted_envido_waits_for_its_winner(variant, options):
+    match = play(variant, "0:envido 1:quiero", options=options)
+    legal = [(a["type"], a.get("side"), a.get("call")) for a in match.legal_actions()]
+    assert ("call", 0, "flor") in legal and ("call", 1, "flor") in legal
+    assert ("call", 0, "contraflor") not in legal  # only a bare Flor cancels the Envido
+
+
+def test_a_settled_envido_still_closes_the_flor():
+    """README: a Flor "cannot be sung once the Envido is settled"."""
+    with pytest.raises(RuleError) as caught:
+        play("argentino-30", "0:envido 1:quiero ew0 1:flor", options=FLOR)
+    assert caught.value.code == "flor_closed"
+    assert "Envido is already settled" in caught.value.message
+
+
+def test_gauderio_falta_has_no_floor_after_a_correction_mid_call():
+    """Issue 13: gauderio (seed 002: "e o resto" = what the leader lacks, 12 - leader).
+    Decision: a correction made while the call is open counts (it says what the score
+    really is), so the leader on 12 lacks 0 and the Contraflor al resto pays 0: 12-0."""
+    match = play("gauderio", "0:flor 1:contraflor_al_resto a0+12 ew1")
+    assert list(match.score) == [12, 0]
+    assert match.winner is None  # gauderio checks the target at the end of the hand
+
+
+def test_gauderio_falta_envido_after_a_correction_mid_call():
+    match = play("gauderio", "0:falta_envido 1:quiero a0+12 ew1")
+    assert list(match.score) == [12, 0]

@@ -96,8 +96,15 @@ def test_serve_on_a_busy_port_says_so_without_a_traceback(tmp_path):
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
+        # Issue 13 item 7: messages follow the locale (pt without one); here an English one.
         result = CliRunner().invoke(
-            cli, ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "t.sqlite3"), "--no-qr"]
+            cli, ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "t.sqlite3"), "--no-qr"],
+            env={"LC_ALL": "en_US.UTF-8"},
+        )
+        pt = CliRunner().invoke(
+            cli, ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "t.sqlite3"), "--no-qr",
+                  "--lang", "pt"],
         )
     assert result.exit_code == 1
     assert "Cannot listen on 127.0.0.1:" in result.output and "Traceback" not in result.output
+    assert pt.exit_code == 1 and "Não foi possível escutar em 127.0.0.1:" in pt.output

@@ -109,8 +109,8 @@ def test_a_best_of_three_series_is_kept_by_revanche_and_decided(client):
     finish(client, path, 0)
     html = client.get(path, headers=PT).get_data(as_text=True)
     assert 'id="series0">2<' in html and 'id="series1">0<' in html
-    assert "Nós ganharam a série!" in html and "Revanche: nova série, melhor de 3" in html
-    assert "ganharam a série" in client.get(f"/w/{path.split('/')[2]}", headers=PT).get_data(as_text=True)
+    assert "Série para Nós!" in html and "Revanche: nova série, melhor de 3" in html
+    assert "Série para Nós!" in client.get(f"/w/{path.split('/')[2]}", headers=PT).get_data(as_text=True)
     fresh = client.post(path + "/revanche").headers["Location"]
     html = client.get(fresh, headers=PT).get_data(as_text=True)
     assert "Melhor de 3, partida 1" in html and 'id="series0">0<' in html

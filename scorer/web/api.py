@@ -13,6 +13,7 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request
 from flask_babel import gettext
 
+from scorer.envido_points import count_spans
 from scorer.errors import TrucoError
 from scorer.variants import VARIANTS
 from scorer.web import forms, tool_args
@@ -26,19 +27,26 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 @bp.post("/matches")
 def create_match():
-    """Create a match from ``{"variant", "options", "names", "mano"}``; 201 with its links."""
+    """Create a match from ``{"variant", "options", "names", "mano", "best_of", "players"}``
+    (``best_of`` 1, 3 or 5; ``players`` None or two lists of 2 or 3 names, as the form);
+    201 with its links.
+
+    :raise 422: bad options, names, series length or players.
+    """
     data = json_body()
     options = data.get("options")
     options = {} if options is None else options
     if not isinstance(options, dict):
         abort(422, gettext("Options must be a JSON object."))
     names = forms.clean_names(data.get("names"))
+    best_of, players = forms.clean_best_of(data.get("best_of")), forms.clean_players(data.get("players"), names)
     variant, mano = data.get("variant"), data.get("mano", 0)
     try:
-        row = service().create(get_db(), variant=variant, options=options, names=names, mano=mano)
+        row = service().create(get_db(), variant=variant, options=options, names=names, mano=mano,
+                               best_of=best_of, players=players)
     except TrucoError as e:
         return error_json(e)
-    return created_json(row)
+    return created_json(row, shortened=forms.shortened([data.get("names"), data.get("players")]))
 
 
 @bp.get("/matches/<match_id>")
@@ -76,14 +84,20 @@ def post_action(match_id: str):
 
 @bp.get("/variants")
 def variants():
-    """Every variant with its translated description and its options."""
+    """Every variant with its translated title and description, its options, and the
+    Envido and Flor counts a match of it accepts (``[low, high]`` runs from the one
+    definition, :func:`scorer.envido_points.possible_counts`; None without Envido or Flor)."""
     return jsonify(
         [
             {
                 "id": v.id,
-                "title": v.title,
+                "title": gettext(v.title),
                 "description": gettext(v.description),
                 "target": v.target,
+                "counts": {
+                    "envido": [list(r) for r in count_spans(v.envido.points_range)] if v.envido else None,
+                    "flor": [list(r) for r in count_spans(v.flor.points_range)] if v.flor else None,
+                },
                 "options": [
                     {"key": s.key, "label": gettext(s.label), "choices": list(s.choices), "default": s.default}
                     for s in v.option_specs

@@ -310,7 +310,7 @@ def view(state: dict[str, Any], last_action: dict[str, Any] | None = None) -> di
         "winner": state.get("winner"),
         "hand": hand,
         "pending_call": labels.call_name(state["variant"], pending["call"]) if pending else None,
-        "special": labels.SPECIAL_NAMES.get(hand.get("special") or ""),
+        "special": labels.special_name(state["variant"], hand.get("special")),
         "tallies": [tally(s, state["target"], get_variant(state["variant"])) for s in state["score"]],
         "stages": state.get("stages"),
         "buttons": buttons(state),

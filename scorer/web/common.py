@@ -18,6 +18,7 @@ from scorer import store
 from scorer.errors import TrucoError
 from scorer.web.db import get_db
 from scorer.web.engine import MatchService
+from scorer.web.forms import NAME_MAX
 from scorer.web.i18n import translate, translator
 
 
@@ -118,8 +119,9 @@ def json_body() -> dict[str, Any]:
     return data
 
 
-def created_json(row: store.MatchRow):
-    """201 ``{"id", "edit_key", "edit_url", "watch_url", "state"}`` for a match just stored."""
+def created_json(row: store.MatchRow, *, shortened: bool = False):
+    """201 ``{"id", "edit_key", "edit_url", "watch_url", "state", "best_of", "players",
+    "notes"}`` for a match just stored; ``notes`` says when a name was shortened."""
     base = public_base()
     return jsonify(
         id=row.id,
@@ -127,4 +129,12 @@ def created_json(row: store.MatchRow):
         edit_url=base + url_for("matches.scoreboard", match_id=row.id, key=row.edit_key),
         watch_url=base + url_for("matches.watch", match_id=row.id),
         state=service().state(get_db(), row, translator()),
+        best_of=row.best_of,
+        players=[list(p) for p in row.players] if row.players else None,
+        notes=[shortened_note()] if shortened else [],
     ), 201
+
+
+def shortened_note() -> str:
+    """The notice that a name was cut to ``NAME_MAX`` characters, in the user's language."""
+    return gettext("A name was shortened to %(count)s characters.", count=NAME_MAX)

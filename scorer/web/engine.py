@@ -244,8 +244,21 @@ class MatchService:
         Revanche played yet)."""
         if row.best_of == 1 and row.series == row.id:
             return None
-        games = store.series_games(db, row.series)
-        return series.series_status(store.series_tally(db, row.series), row.best_of, games)
+        # A finished game whose Revanche started shows the series as it stood at that game
+        # ("Melhor de 3, partida 1"), not as it stands now: leave out the later games.
+        later, next_id = [], row.rematch
+        while next_id:
+            nxt = store.get_match(db, next_id)
+            if nxt is None or nxt.series != row.series or len(later) > 10:
+                break
+            later.append(nxt)
+            next_id = nxt.rematch
+        wins = list(store.series_tally(db, row.series))
+        for game in later:
+            if game.winner in (0, 1):
+                wins[game.winner] -= 1
+        games = store.series_games(db, row.series) - len(later)
+        return series.series_status(wins, row.best_of, games)
 
     def rematch(self, db: sqlite3.Connection, row: store.MatchRow) -> store.MatchRow:
         """Start the Revanche of a finished match once (same settings, series kept; a new

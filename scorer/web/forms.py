@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 import unicodedata
 from typing import Any
 
+import regex
 from flask import abort, request
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
@@ -26,6 +28,7 @@ RECENT_COOKIE = "recent"
 RECENT_MAX = 8
 COOKIE_AGE = 365 * 24 * 3600
 NAME_MAX = 24
+"""The longest side or player name, in characters a reader sees (grapheme clusters)."""
 #: The longest choice text a closed select shows whole at 360 px (bold, 16 px).
 SELECT_TEXT_MAX = 28
 
@@ -132,8 +135,8 @@ def new_match_context(variant_id: str, settings: dict[str, Any]) -> dict[str, An
     if not (isinstance(players, list) and len(players) == 2 and all(isinstance(p, list) for p in players)):
         players = None
     return {
-        "variants": [(v.id, v.title, gettext(v.description)) for v in VARIANTS.values()],
-        "variant_titles": {v.id: v.title for v in VARIANTS.values()},
+        "variants": [(v.id, gettext(v.title), gettext(v.description)) for v in VARIANTS.values()],
+        "variant_titles": {v.id: gettext(v.title) for v in VARIANTS.values()},
         "variant": VARIANTS[variant_id],
         "description": gettext(VARIANTS[variant_id].description),
         "fields": option_fields(variant_id, settings.get("options", {}) if same else {}),
@@ -160,33 +163,49 @@ def clean_names(raw: list[Any] | tuple[Any, ...] | None) -> list[str]:
     return [(cut_name(n) or d) for n, d in zip(raw, defaults)]
 
 
-def _extends(char: str) -> bool:
-    """Whether ``char`` belongs to the character before it: a zero-width joiner, a
-    variation selector, a skin-tone modifier, an emoji tag or a combining mark."""
-    code = ord(char)
-    return (
-        code == 0x200D
-        or 0xFE00 <= code <= 0xFE0F
-        or 0xE0100 <= code <= 0xE01EF
-        or 0x1F3FB <= code <= 0x1F3FF
-        or 0xE0020 <= code <= 0xE007F
-        or unicodedata.category(char).startswith("M")
-    )
+#: A name's visible characters: one grapheme cluster each (a flag, an emoji family, a letter
+#: with its accents), as Unicode's text segmentation says (the ``regex`` module's ``\\X``).
+GRAPHEME = regex.compile(r"\X")
+#: Invisible characters trimmed from both ends of a name (with the white space).
+INVISIBLE = "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u00ad"
+
+
+def _tidy(text: str) -> str:
+    """``text`` without control characters (NULs included; tabs and line breaks become
+    spaces) and without white space or invisible characters at either end."""
+    text = "".join(" " if ch in "\t\n\r" else ch for ch in text if ch in "\t\n\r" or unicodedata.category(ch) != "Cc")
+    return text.strip().strip(INVISIBLE).strip()
 
 
 def cut_name(text: str) -> str:
-    """``text`` trimmed and cut to at most ``NAME_MAX`` code points, never inside an
-    emoji sequence or a letter with its accents: the cut moves back over whatever
-    belongs to the character after it and over a trailing zero-width joiner, so
-    👨‍👩‍👧‍👦 is kept whole or dropped whole, never left with a dangling joiner or modifier.
-    """
-    text = text.strip()
-    if len(text) <= NAME_MAX:
+    """``text`` tidied (:func:`_tidy`) and cut to at most ``NAME_MAX`` visible characters
+    (grapheme clusters), so a flag, an emoji sequence or an accented letter is kept whole
+    or dropped whole, never cut in half (issue 13 item 8)."""
+    text = _tidy(text)
+    clusters = GRAPHEME.findall(text)
+    if len(clusters) <= NAME_MAX:
         return text
-    end = NAME_MAX
-    while end > 0 and (_extends(text[end]) or text[end - 1] == "\u200d"):
-        end -= 1
-    return text[:end].rstrip()
+    return "".join(clusters[:NAME_MAX]).rstrip().rstrip(INVISIBLE).rstrip()
+
+
+def name_length(text: str) -> int:
+    """How many characters a reader sees in ``text`` (grapheme clusters)."""
+    return len(GRAPHEME.findall(text))
+
+
+def shortened(raw: Any) -> bool:
+    """Whether a JSON ``names`` or ``players`` value holds a name that :func:`cut_name` shortens."""
+    if isinstance(raw, str):
+        return was_shortened(raw, cut_name(raw))
+    if isinstance(raw, (list, tuple)):
+        return any(shortened(item) for item in raw)
+    return False
+
+
+def was_shortened(raw: Any, cut: str) -> bool:
+    """Whether ``cut_name`` dropped visible characters of ``raw`` (not only spaces or
+    invisible ones), so the user is told."""
+    return isinstance(raw, str) and name_length(_tidy(raw)) > name_length(cut)
 
 
 def players_from_form(form: MultiDict, names: list[str]) -> list[list[str]] | None:
@@ -256,14 +275,18 @@ def settings_from_form(form: MultiDict) -> dict[str, Any]:
     best_of_text = form.get("best_of", "1") or "1"
     if best_of_text not in {str(n) for n in BEST_OF}:
         abort(422, gettext("A series is best of 1, 3 or 5."))
-    names = clean_names([form.get("name0", ""), form.get("name1", "")])
+    typed = [form.get("name0", ""), form.get("name1", "")]
+    names = clean_names(typed)
+    players = players_from_form(form, names)
+    typed_players = [form.get(f"player{side}_{i}", "") for side in (0, 1) for i in range(3)]
     return {
         "variant": variant_id,
         "options": options,
         "names": names,
         "mano": mano,
         "best_of": int(best_of_text),
-        "players": players_from_form(form, names),
+        "players": players,
+        "shortened": any(was_shortened(t, cut_name(t)) for t in typed + typed_players),
     }
 
 
@@ -310,8 +333,21 @@ def action_from_form(form: MultiDict) -> tuple[dict[str, Any], int]:
     return action, version
 
 
+def shown_tag(row: store.MatchRow) -> str:
+    """A short digest of what a scoreboard shows besides the version: the side names, the
+    players and the series, so a rename reaches the other phones within one poll."""
+    text = json.dumps([row.names, row.players, row.best_of, row.series], ensure_ascii=False)
+    return hashlib.blake2s(text.encode(), digest_size=6).hexdigest()
+
+
 def unchanged(row: store.MatchRow) -> bool:
-    """Whether the poll's ``version`` and ``rematch`` match the stored match."""
+    """Whether the poll's ``version``, ``rematch`` and ``seen`` (:func:`shown_tag`; a poll
+    without it compares only the version) match the stored match."""
     shown = request.args.get("version", "")
     has_rematch = "1" if row.rematch else "0"
-    return shown == str(row.version) and request.args.get("rematch", "0") == has_rematch
+    seen = request.args.get("seen")
+    return (
+        shown == str(row.version)
+        and request.args.get("rematch", "0") == has_rematch
+        and (seen is None or seen == shown_tag(row))
+    )

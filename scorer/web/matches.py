@@ -24,7 +24,7 @@ from flask_babel import gettext
 from scorer import store
 from scorer.errors import RuleError
 from scorer.web import board, forms, qr
-from scorer.web.common import check_key, get_match_or_404, is_htmx, public_base, service, share_base
+from scorer.web.common import check_key, get_match_or_404, is_htmx, public_base, service, share_base, shortened_note
 from scorer.web.db import get_db
 from scorer.web.engine import APPLIED, DUPLICATE, STALE, check_undo
 from scorer.web.i18n import default_names, translate, translator
@@ -59,6 +59,7 @@ def board_context(row: store.MatchRow, *, key: str | None, message: str | None =
         seats=board.seats_view(row.players, row.mano, state),
         rematch_url=rematch_url(row, key),
         oob=is_htmx(),
+        seen=forms.shown_tag(row),
         shown=f"{time.time():.3f}",
         # The double-tap guard's window after a redraw (ms; 0 = off, as ``--ghost-tap-ms 0``).
         guard_ms=round(current_app.config["GHOST_TAP_SECONDS"] * 1000),
@@ -103,13 +104,15 @@ def create():
     :raise 422: unknown variant, bad option, names or mano (the form is shown again).
     """
     settings = forms.settings_from_form(request.form)
+    shortened = settings.pop("shortened")
     try:
         row = service().create(get_db(), **settings)
     except RuleError as e:
         ctx = forms.new_match_context(settings["variant"], settings)
         ctx.update(error=e.render(translate), recent=[], recent_keys={})
         return render_template("matches/new.html", **ctx), 422
-    response = redirect(url_for("matches.scoreboard", match_id=row.id, key=row.edit_key), 303)
+    note = {"note": "shortened"} if shortened else {}
+    response = redirect(url_for("matches.scoreboard", match_id=row.id, key=row.edit_key, **note), 303)
     forms.remember(response, settings, row)
     return response
 
@@ -122,9 +125,15 @@ def scoreboard(match_id: str, key: str):
     """
     row = get_match_or_404(match_id)
     check_key(row, key)
-    response = render_board(row, key=key, message=revanche_notice())
+    response = render_board(row, key=key, message=shortened_notice() or revanche_notice())
     forms.remember(response, None, row)
     return response
+
+
+def shortened_notice() -> str | None:
+    """The notice of a new match's first page when a name was cut (``?note=shortened``,
+    set by :func:`create`)."""
+    return shortened_note() if request.args.get("note") == "shortened" else None
 
 
 def revanche_notice() -> str | None:

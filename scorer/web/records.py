@@ -18,7 +18,7 @@ from flask_babel import gettext
 
 from scorer.errors import TrucoError
 from scorer.web import forms
-from scorer.web.common import check_key, created_json, error_json, get_match_or_404, json_body, service
+from scorer.web.common import check_key, created_json, error_json, get_match_or_404, json_body, service, shortened_note
 from scorer.web.db import get_db
 from scorer.web.engine import EXPORT_FORMAT as FORMAT
 from scorer.web.i18n import translate
@@ -112,4 +112,5 @@ def rename(match_id: str):
     if "names" not in data:
         abort(422, gettext("Names must be two texts."))
     row = service().rename(get_db(), row, forms.clean_names(data["names"]))
-    return jsonify(service().state(get_db(), row, translate))
+    state = service().state(get_db(), row, translate)
+    return jsonify({**state, "notes": [shortened_note()] if forms.shortened(data["names"]) else []})

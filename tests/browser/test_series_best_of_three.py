@@ -58,8 +58,9 @@ def test_best_of_three_to_the_end(chromium, live):
 
     play_game(page, live, 0)
     series(page, 3, 2, 1)
-    expect(page.locator("#series-winner")).to_contain_text("Nós ganharam a série!")
-    expect(tv.locator("#series-winner")).to_contain_text("Nós ganharam a série!")
+    # Issue 13 item 12 (X1): the name is a label, never the subject of a verb.
+    expect(page.locator("#series-winner")).to_contain_text("Série para Nós!")
+    expect(tv.locator("#series-winner")).to_contain_text("Série para Nós!")
     series(tv, 3, 2, 1)
     expect(page.locator("#revanche")).to_contain_text("nova série, melhor de 3")
 

@@ -1,0 +1,180 @@
+"""Issue 13 items 2, 3 and 4: every refusal is true of the state it refuses, ranges are said
+as they are, and the log says what was counted.
+
+Each row: a state reached by a script (tests/engine_notation.py), the action refused, the
+error code, and facts the message must state with the sides named "Nós" and "Eles"
+(the pending call, who made it, who must answer, what is allowed). Expected facts come from
+the rule texts (seed 000 "Responder a um pedido", seed 002 "Flor", REFERENCE.md 1.4-1.7).
+"""
+
+import pytest
+
+from scorer.errors import RuleError
+from scorer.match import Match
+from tests.engine_notation import action, play
+
+FLOR = {"flor": True}
+NAMES = ("Nós", "Eles")
+
+CASES = [
+    # variant, options, script, refused token, code, facts in the message (with NAMES)
+    ("truco-15", {}, "", "undo", "nothing_to_undo", ["nothing to undo"]),
+    ("truco-15", {}, "a0+15", "0:truco", "game_over", ["game is over"]),
+    ("paulista", {}, "a0+11", "0:truco", "special_hand_first", ["mão de onze", "Nós"]),
+    ("paulista", {}, "a0+11", "s1:play", "not_your_decision", ["belongs to Nós"]),
+    ("paulista", {}, "", "s0:play", "no_special_hand", ["No special hand"]),
+    ("truco-15", {}, "0:truco", "0:quiero", "own_call", ["Truco by Nós", "belongs to Eles"]),
+    ("truco-15", {}, "0:truco", "0:retruco", "own_call", ["Truco by Nós", "belongs to Eles"]),
+    ("truco-15", {}, "0:envido", "0:real_envido", "own_call", ["Envido by Nós", "belongs to Eles"]),
+    ("argentino-30", FLOR, "0:flor", "0:contraflor", "own_call", ["Flor by Nós", "belongs to Eles"]),
+    ("truco-15", {}, "", "1:quiero", "nothing_to_answer", ["No call is waiting"]),
+    ("truco-15", {}, "0:envido 1:quiero", "t0", "enter_envido_winner", ["Envido"]),
+    ("argentino-30", FLOR, "0:flor 1:flor", "t0", "enter_envido_winner", ["Flor"]),
+    ("truco-15", {}, "0:truco", "t0", "answer_first", ["Truco by Nós", "answer from Eles"]),
+    ("truco-15", {}, "1:truco", "w0", "answer_first", ["Truco by Eles", "answer from Nós"]),
+    ("truco-15", {}, "0:truco", "0:envido", "answer_first", ["Truco by Nós", "answer from Eles"]),
+    ("paulista", {}, "", "0:envido", "no_such_call", ["Envido is not a call"]),
+    ("paulista", {}, "a0+11 a1+11", "0:truco", "no_betting", ["Truco", "mão de ferro"]),
+    ("truco-15", {}, "0:truco", "1:vale_cuatro", "bad_raise", ["Vale cuatro cannot answer Truco"]),
+    ("truco-15", {}, "", "0:retruco", "bad_raise", ["next call is Truco", "not Retruco"]),
+    ("truco-15", {}, "0:envido", "1:real_envido 0:real_envido", "bad_raise", ["Real envido cannot answer Real envido"]),
+    ("truco-15", {}, "0:truco 1:retruco 0:vale_cuatro 1:quiero", "0:truco", "top_reached", ["Vale cuatro is the last"]),
+    ("truco-15", {}, "0:truco 1:quiero", "0:retruco", "not_your_raise", ["Retruco belongs to Eles"]),
+    ("argentino-30", FLOR, "0:flor", "1:envido", "flor_sung", ["Flor was sung"]),
+    ("truco-15", {}, "t0", "0:envido", "envido_closed", ["first trick is over"]),
+    ("truco-15", {}, "0:envido 1:no_quiero", "0:envido", "envido_closed", ["already played"]),
+    ("argentino-30", {}, "0:truco 1:quiero", "1:envido", "envido_closed", ["Truco was accepted"]),
+    # Item 2's example: a Contraflor is pending, not "nobody sang one".
+    ("argentino-30", FLOR, "0:flor 1:contraflor", "0:no_flor", "no_flor_pending",
+     ["Contraflor by Eles", "quiero or no quiero"]),
+    ("argentino-30", FLOR, "", "0:no_flor", "no_flor_pending", ["nobody sang one"]),
+    ("argentino-30", FLOR, "0:flor 1:no_flor", "0:no_flor", "no_flor_pending", ["already settled"]),
+    ("argentino-30", FLOR, "", "0:contraflor", "no_flor_pending", ["nobody sang one"]),
+    ("argentino-30", FLOR, "t0", "0:flor", "flor_closed", ["first trick is over"]),
+    ("argentino-30", FLOR, "0:flor 1:no_flor", "1:flor", "flor_closed", ["already sung"]),
+    ("argentino-30", FLOR, "0:envido 1:no_quiero", "1:flor", "flor_closed", ["Envido is already settled"]),
+    ("gauderio", {}, "0:flor", "1:quiero", "bad_answer", ["no_flor, contraflor"]),
+    ("truco-15", {}, "", "ew0", "nothing_to_compare", ["No Envido or Flor"]),
+    ("truco-15", {}, "0:truco", "0:mazo", "own_call_pending", ["Truco by Nós", "answer from Eles", "no mazo for Nós"]),
+    ("truco-15", {}, "", "a0-1", "below_zero", ["Score of Nós: 0"]),
+    ("truco-15", {}, "", "a0+16", "bad_delta", ["-15 and 15"]),
+    # Item 3: the range is said as it is.
+    ("truco-15", {}, "0:envido 1:quiero", "ep15-20", "bad_points", ["15 is not a possible Envido count", "0-7, 20-33"]),
+    ("uruguaio", {}, "0:envido 1:quiero", "ep39-20", "bad_points", ["39", "0-7, 20-37"]),
+    ("argentino-30", FLOR, "0:flor 1:flor", "ep39-20", "bad_points", ["39 is not a possible Flor count", "20-38"]),
+    ("uruguaio", {}, "0:flor 1:flor", "ep48-20", "bad_points", ["20-47"]),
+]
+
+
+def refuse(variant, options, script, refused):
+    match = play(variant, script, options=options)
+    before = match.state(NAMES)
+    tokens = refused.split()
+    for token in tokens[:-1]:
+        match.apply(action(token))
+        before = match.state(NAMES)
+    with pytest.raises(RuleError) as caught:
+        match.apply(action(tokens[-1]))
+    assert match.state(NAMES) == before  # a refusal changes nothing
+    return caught.value
+
+
+@pytest.mark.parametrize(("variant", "options", "script", "refused", "code", "facts"), CASES)
+def test_each_refusal_states_what_is_true(variant, options, script, refused, code, facts):
+    error = refuse(variant, options, script, refused)
+    assert error.code == code
+    message = error.render(names=NAMES)
+    for fact in facts:
+        assert fact in message, (fact, message)
+
+
+def test_every_engine_error_code_is_covered():
+    import re
+    from pathlib import Path
+
+    source = Path("scorer/match.py").read_text() + Path("scorer/variants.py").read_text()
+    codes = set(re.findall(r'RuleError\(\s*"([a-z_]+)"', source))
+    covered = {row[4] for row in CASES} | {"bad_action", "bad_side", "bad_option", "bad_variant", "bad_points", "game_not_over"}
+    assert codes <= covered, codes - covered
+
+
+def test_contraflor_pending_allows_the_answers_of_the_side_that_must_answer():
+    error = refuse("argentino-30", FLOR, "0:flor 1:contraflor", "0:no_flor")
+    assert {"type": "quiero", "side": 0} in error.allowed
+    assert {"type": "no_quiero", "side": 0} in error.allowed
+    assert error.params["pending"] == "Contraflor" and error.params["side"] == 1
+
+
+def test_bad_points_allowed_are_the_spans():
+    error = refuse("truco-15", {}, "0:envido 1:quiero", "ep15-20")
+    assert error.allowed == [[0, 7], [20, 33]]
+
+
+@pytest.mark.parametrize(
+    ("variant", "script", "score", "line"),
+    [
+        # Item 4: truco-15 at 14-0, Truco accepted (2), side 0 wins the hand: 15 capped,
+        # so +1 counted (seed 000: the game ends at 15; REFERENCE.md 1.9: no points beyond it).
+        ("truco-15", "a0+14 0:truco 1:quiero w0", [15, 0], "Hand 1: +1 Nós."),
+        # Paulista 10-4, truco accepted (3) and won: displayed 12 (REFERENCE.md §8 row 56): +2.
+        ("paulista", "a0+10 a1+4 0:truco 1:quiero w0", [12, 4], "Hand 1: +2 Nós."),
+        # An Envido that overshoots: 14-0 in truco-15, Envido (2) won by Nós: +1.
+        ("truco-15", "a0+14 0:envido 1:quiero ew0", [15, 0], "Envido: querido, +1 Nós."),
+    ],
+)
+def test_the_log_says_what_was_counted(variant, script, score, line):
+    match = play(variant, script)
+    state = match.state(NAMES)
+    assert state["score"] == score
+    text = state["log"][-1]["text"]
+    assert text.startswith(line), text
+    assert "caps the score" in text
+    assert state["log"][-1]["delta"][0] == int(line.split("+")[1].split()[0].rstrip("."))
+
+
+def test_a_hand_within_the_target_says_its_full_value():
+    text = play("truco-15", "0:truco 1:quiero w0").state(NAMES)["log"][-1]["text"]
+    assert text == "Hand 1: +2 Nós."
+
+
+def test_a_gauderio_end_of_game_line_gives_the_losers_score():
+    """WORDING-REVIEW: "Nós ganham o jogo, 13 a Eles" printed a side name for a score."""
+    match = Match("gauderio")
+    for token in "a0+11 0:truco 1:quiero w0".split():
+        match.apply(action(token))
+    assert match.winner == 0
+    assert match.state(NAMES)["log"][-1]["text"].endswith("Game over, won by Nós: 13 to 0.")
+
+
+# The card helpers' refusals (issue 13 item 2: every error code against an input that
+# triggers it, the message naming what was wrong).
+from scorer.cards_cli import compare_json, envido_json, manilha_json  # noqa: E402
+from scorer.errors import CardError  # noqa: E402
+
+CARD_CASES = [
+    (lambda: envido_json("7o 6o banana"), "bad_card", ['"banana"']),
+    (lambda: envido_json("8o 6o 5o"), "no_eight_nine", ["8o"]),
+    (lambda: envido_json("7o 6o"), "card_count", ["3 cards", '"7o 6o"', "got 2"]),
+    (lambda: envido_json("7o 7o 5c"), "duplicate_card", ["7 de ouros", "twice"]),
+    (lambda: envido_json("7o 6o 5"), "missing_suit", ['"5"']),
+    (lambda: envido_json("zap 6o 5c"), "manilha_needs_vira", ['"zap"']),
+    (lambda: envido_json("7o 6o 5c", lang="fr"), "bad_lang", ['"fr"']),
+    (lambda: manilha_json("7", deck="novo"), "bad_deck", ['"novo"']),
+    (lambda: manilha_json("xx"), "bad_card", ['"xx"']),
+    (lambda: manilha_json(None), "vira_required", ["needs the vira"]),
+    (lambda: manilha_json("7", variant="truco-15"), "no_manilhas", ["truco-15 has no manilhas"]),
+    (lambda: manilha_json("4", deck="limpo"), "not_in_deck", ["limpo"]),
+    (lambda: compare_json("3o", "4o", variant="uruguaio"), "muestra_required", ["muestra"]),
+    (lambda: compare_json("3o", "4o", muestra="1e"), "muestra_not_used", ["truco-15"]),
+    (lambda: compare_json("3o", "4o", variant="truco-15", vira="5"), "vira_not_used", ["truco-15 has no vira"]),
+    (lambda: compare_json("3o", "4o", variant="xx"), "bad_variant", ['"xx"']),
+]
+
+
+@pytest.mark.parametrize(("build", "code", "facts"), CARD_CASES)
+def test_each_card_refusal_names_what_was_wrong(build, code, facts):
+    with pytest.raises(CardError) as caught:
+        build()
+    assert caught.value.code == code
+    for fact in facts:
+        assert fact in caught.value.message, (fact, caught.value.message)

@@ -2,15 +2,22 @@
 
 A match's state is a fold over its stored actions. Replaying a long match on every
 request would make an action's cost grow with the match, so :class:`MatchService`
-keeps the last few :class:`~scorer.match.Match` objects, each at the version it was
+keeps recently used :class:`~scorer.match.Match` objects, each at the version it was
 built to; on a request it applies only the actions stored since then (normally none,
-or the one another phone just added). One lock serialises use of the cached objects,
-since the engine's objects are mutable and waitress serves from several threads.
+or the one another phone, or another server process, just added). The cache never
+answers on its own: every request reads the match row first (one primary-key read)
+and the cached object is brought to that stored version, so several app servers on
+one database always agree.
+
+The cache is bounded by matches (``size``) and by the actions they hold together
+(``max_cached_actions``: a 5,000-action match is megabytes), least recently used out
+first. The engine's objects are mutable and waitress serves from several threads, so
+each match has its own lock (one of a fixed set of striped locks): a long read of one
+match never holds up another table's action.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -22,20 +29,49 @@ from scorer.match import Match, normalize_action
 
 #: Outcomes of :meth:`MatchService.act`.
 APPLIED, DUPLICATE, STALE = "applied", "duplicate", "stale"
+#: Locks the matches share (a match's lock is chosen by its id's hash).
+LOCK_STRIPES = 64
 
 
 class MatchService:
-    """Replayed matches cached by id (at most ``size``), plus the apply-and-store step."""
+    """Replayed matches cached by id (at most ``size`` matches and ``max_cached_actions``
+    actions in all), plus the apply-and-store step. ``cached_actions`` is what it holds now."""
 
-    def __init__(self, size: int = 1024, max_actions: int = 5000) -> None:
+    def __init__(self, size: int = 1024, max_actions: int = 5000, max_cached_actions: int = 100_000) -> None:
         self.size = max(1, int(size))
         self.max_actions = int(max_actions)
+        self.max_cached_actions = max(1, int(max_cached_actions))
         self._cache: OrderedDict[str, Match] = OrderedDict()
-        self._lock = threading.RLock()
+        self._held: dict[str, int] = {}  # actions held per cached match
+        self.cached_actions = 0
+        self._cache_lock = threading.Lock()  # the dict itself; held for microseconds
+        self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
 
-    def _match(self, db: sqlite3.Connection, row: store.MatchRow) -> Match:
-        """The Match for ``row`` at ``row.version`` (lock held by the caller)."""
-        m = self._cache.get(row.id)
+    def lock(self, match_id: str) -> threading.RLock:
+        """The lock of one match (shared by the matches whose ids hash alike)."""
+        return self._locks[hash(match_id) % LOCK_STRIPES]
+
+    def _remember(self, match_id: str, m: Match | None) -> None:
+        """Put ``m`` in the cache as the most recent (None: forget the match), then
+        drop the least recently used past ``size`` matches or ``max_cached_actions``."""
+        with self._cache_lock:
+            self.cached_actions -= self._held.pop(match_id, 0)
+            self._cache.pop(match_id, None)
+            if m is None:
+                return
+            self._cache[match_id] = m
+            self._held[match_id] = len(m.actions)
+            self.cached_actions += len(m.actions)
+            while len(self._cache) > 1 and (
+                len(self._cache) > self.size or self.cached_actions > self.max_cached_actions
+            ):
+                old, _m = self._cache.popitem(last=False)
+                self.cached_actions -= self._held.pop(old, 0)
+
+    def _match(self, db: store.Database, row: store.MatchRow) -> Match:
+        """The Match for ``row`` at ``row.version`` (the match's lock held by the caller)."""
+        with self._cache_lock:
+            m = self._cache.get(row.id)
         if m is not None and m.version <= row.version:
             try:
                 for action in store.get_actions(db, row.id, since=m.version):
@@ -46,10 +82,7 @@ class MatchService:
             m = None
         if m is None or m.version != row.version:
             m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, row.id))
-        self._cache[row.id] = m
-        self._cache.move_to_end(row.id)
-        while len(self._cache) > self.size:
-            self._cache.popitem(last=False)
+        self._remember(row.id, m)
         return m
 
     @staticmethod
@@ -63,19 +96,19 @@ class MatchService:
 
     def state(
         self,
-        db: sqlite3.Connection,
+        db: store.Database,
         row: store.MatchRow,
         translate: Callable[[str], str] | None = None,
         log_limit: int | None = None,
     ) -> dict[str, Any]:
         """The engine's state of the stored match, plus ``id`` and ``version``
         (``log_limit``: only the newest log entries, for pages)."""
-        with self._lock:
+        with self.lock(row.id):
             return self._state(self._match(db, row), row, translate, log_limit)
 
     def act(
         self,
-        db: sqlite3.Connection,
+        db: store.Database,
         match_id: str,
         action: dict[str, Any],
         version: int,
@@ -103,7 +136,7 @@ class MatchService:
         def answer(outcome: str, m: Match, row: store.MatchRow) -> tuple[str, dict[str, Any] | None]:
             return outcome, self._state(m, row, translate, log_limit) if with_state else None
 
-        with self._lock:
+        with self.lock(match_id):
             row = store.get_match(db, match_id)
             if row is None:
                 raise LookupError(match_id)
@@ -126,12 +159,16 @@ class MatchService:
             m.apply(action)  # raises RuleError, m unchanged
             # An Undo is stored only while no Revanche exists (checked again in the write:
             # another phone may start the Revanche right now).
-            stored = store.append_action(
-                db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo
-            )
+            try:
+                stored = store.append_action(
+                    db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo
+                )
+            except BaseException:
+                self._remember(row.id, None)  # our copy is ahead of the database
+                raise
             if not stored:
                 # Another process got there first: forget our copy and report.
-                self._cache.pop(row.id, None)
+                self._remember(row.id, None)
                 row = store.get_match(db, match_id)
                 m = self._match(db, row)
                 if undo:

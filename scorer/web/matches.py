@@ -52,12 +52,18 @@ def get_match_or_404(match_id: str) -> store.MatchRow:
     return row
 
 
+def key_fits(row: store.MatchRow, key: str | None) -> bool:
+    """Whether ``key`` is the match's edit key: its hash compared with the stored hash
+    in constant time."""
+    return bool(key) and hmac.compare_digest(store.hash_key(key).encode(), row.key_hash.encode())
+
+
 def check_key(row: store.MatchRow, key: str | None) -> None:
-    """Compare ``key`` with the match's edit key in constant time.
+    """Compare ``key`` with the match's edit key (:func:`key_fits`).
 
     :raise 403: the key is missing or wrong.
     """
-    if not key or not hmac.compare_digest(key.encode(), row.edit_key.encode()):
+    if not key_fits(row, key):
         abort(403, gettext("This link cannot change the match: the edit key is missing or wrong."))
 
 
@@ -89,7 +95,13 @@ def rematch_url(row: store.MatchRow, key: str | None) -> str | None:
     if key is None:
         return url_for("matches.watch", match_id=row.rematch)
     new = store.get_match(get_db(), row.rematch)
-    return url_for("matches.scoreboard", match_id=new.id, key=new.edit_key) if new else None
+    if new is None:
+        return None
+    # A Revanche keeps its match's key; one made before keys were hashed has its own,
+    # which this phone may not have: it then goes to the watch page.
+    if key_fits(new, key):
+        return url_for("matches.scoreboard", match_id=new.id, key=key)
+    return url_for("matches.watch", match_id=new.id)
 
 
 def board_context(row: store.MatchRow, *, key: str | None, message: str | None = None) -> dict[str, Any]:
@@ -163,7 +175,7 @@ def create():
         players=settings["players"],
     )
     response = redirect(url_for("matches.scoreboard", match_id=row.id, key=row.edit_key), 303)
-    forms.remember(response, settings, row)
+    forms.remember(response, settings, row, row.edit_key)
     return response
 
 
@@ -176,7 +188,7 @@ def scoreboard(match_id: str, key: str):
     row = get_match_or_404(match_id)
     check_key(row, key)
     response = render_board(row, key=key)
-    forms.remember(response, None, row)
+    forms.remember(response, None, row, key)
     return response
 
 
@@ -258,8 +270,10 @@ def revanche(match_id: str, key: str):
     except RuleError as e:
         row = store.get_match(get_db(), row.id)
         return render_board(row, key=key, message=e.render(translate, row.names), status=409)
-    response = redirect(url_for("matches.scoreboard", match_id=new_row.id, key=new_row.edit_key), 303)
-    forms.remember(response, None, new_row)
+    if not key_fits(new_row, key):  # a Revanche made before keys were hashed: its own key
+        return redirect(url_for("matches.watch", match_id=new_row.id), 303)
+    response = redirect(url_for("matches.scoreboard", match_id=new_row.id, key=key), 303)
+    forms.remember(response, None, new_row, key)
     return response
 
 

@@ -72,9 +72,11 @@ def test_serve_runs_waitress_and_prints_address_and_qr(interfaces, monkeypatch, 
     assert result.exit_code == 0, result.output
     # Hundreds of phones stay connected at once: more than waitress's default 100
     # connections, and poll() rather than select() (which fails past 1,024 descriptors);
-    # no "Server:" header on every response (ident "").
+    # no "Server:" header on every response (ident ""); a body over the app's 64 KiB cap
+    # is refused by waitress before it is read (issue 12).
     assert calls["kw"] == {"host": "0.0.0.0", "port": 0, "threads": 8,
-                           "connection_limit": 4096, "asyncore_use_poll": True, "ident": ""}
+                           "connection_limit": 4096, "asyncore_use_poll": True, "ident": "",
+                           "max_request_body_size": 64 * 1024}
     assert calls["ran"] and calls["closed"]
     assert calls["app"].config["DATABASE"] == str(db.resolve())
     assert db.exists()  # created if missing

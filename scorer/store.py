@@ -557,15 +557,16 @@ def get_matches(db: Database, match_ids: list[str]) -> list[MatchRow]:
     return [rows[i] for i in match_ids if i in rows]
 
 
-def get_actions(db: Database, match_id: str, since: int = 0) -> list[dict[str, Any]]:
-    """The match's stored actions from index ``since`` on, oldest first."""
-    return [
-        json.loads(body)
-        for (body,) in db.execute(
-            "SELECT body FROM action WHERE match_id = :id AND seq >= :since ORDER BY seq",
-            {"id": match_id, "since": since},
-        )
-    ]
+def get_actions(db: Database, match_id: str, since: int = 0, until: int | None = None) -> list[dict[str, Any]]:
+    """The match's stored actions from index ``since`` on (up to, not including,
+    ``until`` when given), oldest first."""
+    if until is None:
+        rows = db.execute("SELECT body FROM action WHERE match_id = :id AND seq >= :since ORDER BY seq",
+                          {"id": match_id, "since": since})
+    else:
+        rows = db.execute("SELECT body FROM action WHERE match_id = :id AND seq >= :since AND seq < :until"
+                          " ORDER BY seq", {"id": match_id, "since": since, "until": until})
+    return [json.loads(body) for (body,) in rows]
 
 
 def get_action(db: Database, match_id: str, seq: int) -> dict[str, Any] | None:

@@ -69,19 +69,25 @@ class MatchService:
                 self.cached_actions -= self._held.pop(old, 0)
 
     def _match(self, db: store.Database, row: store.MatchRow) -> Match:
-        """The Match for ``row`` at ``row.version`` (the match's lock held by the caller)."""
+        """The Match exactly at ``row.version`` (the match's lock held by the caller).
+
+        Another process may append between the read of ``row`` and this one, so the
+        actions read stop at ``row.version``: the object always agrees with the row the
+        request read (its version guard included). A cached object ahead of ``row``
+        (this row was read before another thread's action) is replayed afresh.
+        """
         with self._cache_lock:
             m = self._cache.get(row.id)
         if m is not None and m.version <= row.version:
             try:
-                for action in store.get_actions(db, row.id, since=m.version):
+                for action in store.get_actions(db, row.id, since=m.version, until=row.version):
                     m.apply(action)
             except RuleError:
                 m = None
         else:
             m = None
         if m is None or m.version != row.version:
-            m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, row.id))
+            m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, row.id, until=row.version))
         self._remember(row.id, m)
         return m
 

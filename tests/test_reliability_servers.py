@@ -237,7 +237,7 @@ def test_a_postgresql_restart_gives_503s_then_both_servers_recover(two_servers, 
         for s in (a, b):
             status, body, headers = get_state(s.port, matches[0]["id"])
             assert status == 503 and body["error"]["code"] == "database_unavailable"
-            assert "cannot reach its database" in body["error"]["message"] and headers["Retry-After"]
+            assert "banco de dados" in body["error"]["message"] and headers["Retry-After"]  # pt-BR by default
             c = Client(s.port)
             status, page, _ = c.request("GET", f"/w/{matches[0]['id']}", headers={"Accept-Language": "pt-BR"})
             c.close()

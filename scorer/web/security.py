@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, jsonify, render_template, request
 from flask_babel import gettext
+from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorer.errors import N_
@@ -49,6 +50,7 @@ LIMITED = {
 #: ``Strict-Transport-Security`` sent with an https public URL (a year).
 HSTS = "max-age=31536000"
 CROSS_SITE = N_("This request came from another site, so it was refused. Open the scorekeeper's own page and try there.")
+WRONG_HOST = N_("This server answers only at its public address.")
 TOO_MANY = N_("Too many requests from this device. Wait a moment (about {seconds} s) and try again.")
 
 
@@ -104,7 +106,7 @@ def init_rate_limits(app: Flask) -> None:
         rule = limiter.shared_limit(limits[kind], scope=kind)
         for endpoint in endpoints:
             if endpoint in app.view_functions:
-                rule(app.view_functions[endpoint])
+                app.view_functions[endpoint] = rule(app.view_functions[endpoint])
     app.extensions["truco_limiter"] = limiter
 
     @app.errorhandler(RateLimitExceeded)
@@ -178,3 +180,8 @@ def init_app(app: Flask) -> None:
         return response
 
     init_rate_limits(app)
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(_e):
+        # No URL can be built for a Host that is not trusted, so not the error page: text.
+        return gettext(WRONG_HOST), 400, {"Content-Type": "text/plain; charset=utf-8"}

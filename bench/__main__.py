@@ -249,10 +249,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
-    ap.add_argument("--only", choices=["browser"], help="only these figures; results.json is not written")
+    ap.add_argument("--only", choices=["browser", "db"],
+                    help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
+                         "bench/results_db.json); results.json is not written")
     args = ap.parse_args(argv)
     if args.only == "browser":
         return main_browser_only(args)
+    if args.only == "db":
+        return main_db_only(args)
     clock = Clock(min(args.budget, 180.0))
     runs = 3
     secs = 1 if args.quick else 2
@@ -362,6 +366,36 @@ def main_browser_only(args) -> int:
     print(f"tap to screen: p50 {t['p50_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms, max {t['max_ms']:.1f} ms; "
           f"touch -> request p50 {t['request_start_p50_ms']:.1f} ms, -> answer p50 {t['answer_p50_ms']:.1f} ms")
     print("samples:", t["samples"])
+    return 0
+
+
+def main_db_only(args) -> int:
+    """``--only db``: capacity and action p99 on SQLite and PostgreSQL (1 and 2 processes),
+    and the statements per request; printed and written to ``bench/results_db.json``."""
+    from bench import db
+
+    clock = Clock(min(args.budget, 180.0))
+    try:
+        wrk.ensure_wrk()
+    except wrk.ToolMissing as e:
+        print(f"bench: {e}", file=sys.stderr)
+        return 2
+    _server_cores, client_cores = server.cores()
+    os.sched_setaffinity(0, client_cores)
+    r = db.run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick=args.quick)
+    r["machine"] = report.machine()
+    out = report.RESULTS.with_name("results_db.json")
+    out.write_text(json.dumps(r, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print()
+    print(f"{'configuration':26} {'tables (p99 < 100 ms)':>24} {'action p50 / p99, 400 polling':>32}")
+    for name, c in r["configs"].items():
+        cap, a = c["capacity"], c["action_under_polls"]
+        fails = f" (fails at {cap['failed_at']})" if cap.get("failed_at") else ""
+        print(f"{name:26} {str(cap['tables']) + fails:>24} {a['p50_ms']:>14.1f} ms / {a['p99_ms']:.1f} ms")
+    for backend, counts in r["statements"].items():
+        print(f"statements to {backend}: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()))
+    print(f"targets: {r['targets']}")
+    print(f"Total {clock.elapsed():.1f} s. Written {out}.")
     return 0
 
 

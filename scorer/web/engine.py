@@ -78,12 +78,14 @@ class MatchService:
         """
         with self._cache_lock:
             m = self._cache.get(row.id)
-        if m is not None and m.version <= row.version:
+        if m is not None and m.version < row.version:
             try:
                 for action in store.get_actions(db, row.id, since=m.version, until=row.version):
                     m.apply(action)
             except RuleError:
                 m = None
+        elif m is not None and m.version == row.version:
+            pass  # current: no query at all
         else:
             m = None
         if m is None or m.version != row.version:

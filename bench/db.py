@@ -5,8 +5,8 @@ Three configurations, one after the other, each on a fresh database: SQLite with
 (``--workers 2``). For each: the action p50/p99 while 400 phones poll, then the
 capacity search (the bench's table model, p99 < 100 ms). The app server and PostgreSQL
 share the server core; the load generators run on the other. Then the statements
-each request sends to the database (counted in-process with SQLAlchemy's
-``before_cursor_execute`` event, on both backends): an unchanged poll, a poll after
+each request sends to the database (counted in-process with
+``scorer.store.STATEMENT_LISTENERS``, on both backends): an unchanged poll, a poll after
 another server's action, an action. PostgreSQL is a throwaway cluster made with
 Debian's ``initdb``/``pg_ctl`` (``tests/pg_cluster.py``), as the tests do.
 """
@@ -49,20 +49,17 @@ def pin_cluster(cluster, cores: set[int]) -> None:
 
 def statements(url: str) -> dict[str, int]:
     """Statements sent to the database per request kind (BEGIN/COMMIT included)."""
-    from sqlalchemy import event
-
     from scorer import store
     from scorer.web import create_app
 
     app = create_app({"TESTING": True, "DATABASE": url})
     client = app.test_client()
     seen: list[str] = []
-    eng = store.engine(app.config["DATABASE_URL"])
 
-    def count(_c, _cur, statement, *_a):
+    def count(_db, statement):
         seen.append(statement)
 
-    event.listen(eng, "before_cursor_execute", count)
+    store.STATEMENT_LISTENERS.append(count)
     hx = {"HX-Request": "true"}
     try:
         path = client.post("/matches", data={"variant": "paulista"}).headers["Location"]
@@ -84,7 +81,7 @@ def statements(url: str) -> dict[str, int]:
         out["action"] = len(seen)
         return out
     finally:
-        event.remove(eng, "before_cursor_execute", count)
+        store.STATEMENT_LISTENERS.remove(count)
 
 
 def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: bool = False) -> dict[str, Any]:

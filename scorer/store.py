@@ -7,9 +7,10 @@ table, one row per applied action, from which the engine replays the state.
 The database is named by a URL (:func:`database_url`): a file path or ``sqlite:///path``
 for SQLite (WAL mode, the default ``truco.sqlite3``), ``postgresql://user@host:port/db``
 for PostgreSQL (psycopg 3; password from the URL, ``PGPASSWORD`` or ``~/.pgpass``).
-SQLAlchemy Core carries the SQL: one engine (with its connection pool) per URL and
-process, queries as ``text()`` with ``:name`` parameters, the same text on both
-backends. Connections run in autocommit mode, so a read is one round trip; a write is
+SQLAlchemy gives the engine (one per URL and process, with its connection pool), the
+URL handling, the dialect's disconnect test and the error classes; the queries are SQL
+text with ``:name`` parameters, the same text on both backends, run on the pooled
+driver connection (see :class:`Database` for why). Connections run in autocommit mode, so a read is one round trip; a write is
 one explicit transaction (:func:`write`) that commits before the function returns, so an
 action is stored before the web layer answers.
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 import sqlite3
 import threading
@@ -43,8 +45,8 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy
-from sqlalchemy import bindparam, event, text
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy import event
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError  # noqa: F401 (re-exported)
 
 from scorer.errors import N_, RuleError
@@ -185,6 +187,9 @@ def engine(value: str | os.PathLike | None = None, *, pool_size: int = 16) -> En
 
     :raise DatabaseURLError: see :func:`database_url`.
     """
+    found = _ENGINES.get(value) if isinstance(value, str) else None  # a URL already seen: no parsing
+    if found is not None:
+        return found
     url = database_url(value)
     with _ENGINES_LOCK:
         found = _ENGINES.get(url)
@@ -220,44 +225,124 @@ def dispose_all() -> None:
         _ENGINES.clear()
 
 
-@lru_cache(maxsize=512)
-def _sql(statement: str) -> sqlalchemy.TextClause:
-    return text(statement)
+_PARAM = re.compile(r"(?<![:\w]):(\w+)")
+
+
+@lru_cache(maxsize=1024)
+def _pyformat(statement: str) -> str:
+    """``:name`` parameters as psycopg's ``%(name)s`` (a literal ``%`` doubled)."""
+    return _PARAM.sub(r"%(\1)s", statement.replace("%", "%%"))
+
+
+#: Functions called as ``f(database, statement)`` before each statement is sent (the tests
+#: and the bench count what a request costs the database with them); empty normally.
+STATEMENT_LISTENERS: list[Callable[[Database, str], None]] = []
+
+
+class Rows:
+    """What a statement returned, read at once: tuples (``for a, b in rows``,
+    ``fetchone()``, ``first()``, ``one()``, ``all()``, ``scalar()``, ``scalar_one()``,
+    ``scalars()``), or dicts by column name through ``mappings()``; ``rowcount``."""
+
+    __slots__ = ("rows", "columns", "rowcount")
+
+    def __init__(self, rows: list[tuple], columns: list[str], rowcount: int) -> None:
+        self.rows, self.columns, self.rowcount = rows, columns, rowcount
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def fetchone(self):
+        return self.rows[0] if self.rows else None
+
+    first = fetchone
+
+    def all(self) -> list[tuple]:
+        return list(self.rows)
+
+    def one(self):
+        if len(self.rows) != 1:
+            raise LookupError(f"{len(self.rows)} rows where one was expected")
+        return self.rows[0]
+
+    def scalar(self):
+        return self.rows[0][0] if self.rows else None
+
+    def scalar_one(self):
+        return self.one()[0]
+
+    def scalars(self) -> list:
+        return [r[0] for r in self.rows]
+
+    def mappings(self) -> Rows:
+        return Rows([dict(zip(self.columns, r)) for r in self.rows], self.columns, self.rowcount)
 
 
 class Database:
-    """One connection to the database (checked out of the engine's pool).
+    """One connection to the database, checked out of the engine's pool.
 
-    ``execute(sql, params)`` runs one statement, SQL text with ``:name`` parameters, in
-    autocommit mode (a ``list`` of parameter dicts runs it for each); ``dialect`` is
-    ``"sqlite"`` or ``"postgresql"``; ``in_transaction`` tells whether the database has
-    a transaction open on it; ``close()`` gives the connection back to the pool (an
-    open transaction is rolled back there).
+    ``execute(sql, params)`` runs one statement, SQL text with ``:name`` parameters, and
+    returns its :class:`Rows` (a ``list`` of parameter dicts runs it for each). It goes
+    straight to the driver's cursor on the pooled connection: SQLAlchemy's own
+    ``execute`` costs about 200 µs a statement, ten times a scoreboard poll's primary-key
+    read, so only the pool, the URLs, the dialect's disconnect test and the error classes
+    are taken from it. Driver errors come out as SQLAlchemy's (``store.IntegrityError``,
+    ``store.OperationalError``...); a lost connection is invalidated, so the pool opens a
+    fresh one next time. ``dialect`` is ``"sqlite"`` or ``"postgresql"``;
+    ``in_transaction`` tells whether the database has a transaction open on it;
+    ``close()`` gives the connection back to the pool (an open transaction is rolled
+    back there).
     """
 
-    def __init__(self, conn: Connection) -> None:
-        self.conn = conn
-        self.dialect = conn.dialect.name
+    def __init__(self, eng: Engine) -> None:
+        self.engine = eng
+        self.dialect = eng.dialect.name
+        self.fairy = eng.raw_connection()
+        self.raw = self.fairy.driver_connection
+        self._error = eng.dialect.loaded_dbapi.Error
 
-    def execute(self, statement: str, params: dict[str, Any] | list[dict[str, Any]] | None = None):
-        return self.conn.execute(_sql(statement), params if params is not None else {})
+    def execute(self, statement: str, params: dict[str, Any] | list[dict[str, Any]] | None = None) -> Rows:
+        if STATEMENT_LISTENERS:
+            for listener in STATEMENT_LISTENERS:
+                listener(self, statement)
+        sql = statement if self.dialect == "sqlite" else _pyformat(statement)
+        cur = self.fairy.cursor()
+        try:
+            if isinstance(params, list):
+                cur.executemany(sql, params)
+            elif params:
+                cur.execute(sql, params)
+            else:
+                cur.execute(statement)
+            description = cur.description
+            rows = cur.fetchall() if description else []
+            return Rows(rows, [d[0] for d in description] if description else [], cur.rowcount)
+        except self._error as e:
+            raise self._wrap(e, statement, params, cur) from e
+        finally:
+            cur.close()
+
+    def _wrap(self, error: BaseException, statement: str, params, cursor) -> DBAPIError:
+        gone = self.engine.dialect.is_disconnect(error, self.raw, cursor)
+        if gone:
+            self.fairy.invalidate(error)
+        return DBAPIError.instance(statement, params, error, self._error, connection_invalidated=gone)
 
     @property
     def in_transaction(self) -> bool:
-        raw = self.conn.connection.driver_connection
         if self.dialect == "sqlite":
-            return raw.in_transaction
-        return raw.info.transaction_status != 0  # psycopg: 0 is IDLE
+            return self.raw.in_transaction
+        return self.raw.info.transaction_status != 0  # psycopg: 0 is IDLE
 
     def close(self) -> None:
-        self.conn.close()
+        self.fairy.close()
 
     def invalidate(self) -> None:
         """Drop the connection (it failed): the pool opens a fresh one next time."""
         try:
-            self.conn.invalidate()
+            self.fairy.invalidate()
         finally:
-            self.conn.close()
+            self.fairy.close()
 
 
 def connect(value: str | os.PathLike | None = None) -> Database:
@@ -266,7 +351,11 @@ def connect(value: str | os.PathLike | None = None) -> Database:
     :raise DatabaseURLError: not a path or supported URL. :raise OperationalError: the
         database cannot be reached.
     """
-    return Database(engine(value).connect())
+    eng = engine(value)
+    try:
+        return Database(eng)
+    except eng.dialect.loaded_dbapi.Error as e:
+        raise DBAPIError.instance(None, None, e, eng.dialect.loaded_dbapi.Error) from e
 
 
 @contextmanager
@@ -275,16 +364,16 @@ def write(db: Database) -> Iterator[Database]:
     included), rolled back if it raises. SQLite's is ``BEGIN IMMEDIATE`` (writers wait
     for each other here); PostgreSQL's a plain ``BEGIN`` (row locks order the writers).
     A connection that cannot even roll back is dropped."""
-    db.conn.exec_driver_sql("BEGIN IMMEDIATE" if db.dialect == "sqlite" else "BEGIN")
+    db.execute("BEGIN IMMEDIATE" if db.dialect == "sqlite" else "BEGIN")
     try:
         yield db
     except BaseException:
         try:
-            db.conn.exec_driver_sql("ROLLBACK")
+            db.execute("ROLLBACK")
         except DBAPIError:
             db.invalidate()
         raise
-    db.conn.exec_driver_sql("COMMIT")
+    db.execute("COMMIT")
 
 
 # ------------------------------------------------------------------ migrations
@@ -311,7 +400,7 @@ def hash_key(key: str) -> str:
 def _hash_edit_keys(db: Database) -> None:
     """Migration 3: replace each plain edit key by its hash (:func:`hash_key`)."""
     rows = db.execute("SELECT id, edit_key FROM match").all()
-    updates = [{"id": r.id, "h": hash_key(r.edit_key)} for r in rows if not r.edit_key.startswith(KEY_HASH_PREFIX)]
+    updates = [{"id": i, "h": hash_key(k)} for i, k in rows if not k.startswith(KEY_HASH_PREFIX)]
     if updates:
         db.execute("UPDATE match SET edit_key = :h WHERE id = :id", updates)
 
@@ -343,7 +432,7 @@ def run_script(db: Database, script: str) -> None:
         statement += piece + ";"
         if sqlite3.complete_statement(statement):
             if statement.strip(" \n\t;"):
-                db.conn.exec_driver_sql(statement)
+                db.execute(statement)
             statement = ""
 
 
@@ -364,7 +453,7 @@ def schema_version(db: Database) -> int:
 
 def _set_schema_version(db: Database, number: int) -> None:
     if db.dialect == "sqlite":
-        db.conn.exec_driver_sql(f"PRAGMA user_version = {int(number):d}")
+        db.execute(f"PRAGMA user_version = {int(number):d}")
     else:
         db.execute("DELETE FROM truco_schema")
         db.execute("INSERT INTO truco_schema (version) VALUES (:v)", {"v": int(number)})
@@ -384,7 +473,7 @@ def migrate(db: Database, migrations=None) -> int:
     if db.dialect == "postgresql":
         with write(db):
             db.execute("SELECT pg_advisory_xact_lock(:k)", {"k": _MIGRATION_LOCK})
-            db.conn.exec_driver_sql("CREATE TABLE IF NOT EXISTS truco_schema (version INTEGER NOT NULL)")
+            db.execute("CREATE TABLE IF NOT EXISTS truco_schema (version INTEGER NOT NULL)")
     if schema_version(db) > len(steps):
         raise RuntimeError(
             f"database schema version {schema_version(db)} is newer than this program's {len(steps)}"
@@ -552,8 +641,9 @@ def get_matches(db: Database, match_ids: list[str]) -> list[MatchRow]:
     """The matches among ``match_ids`` that exist, in the order given."""
     if not match_ids:
         return []
-    statement = _sql("SELECT * FROM match WHERE id IN :ids").bindparams(bindparam("ids", expanding=True))
-    rows = {r["id"]: _row(r) for r in db.conn.execute(statement, {"ids": list(match_ids)}).mappings()}
+    names = {f"id{i}": match_id for i, match_id in enumerate(match_ids)}
+    marks = ", ".join(":" + n for n in names)
+    rows = {r["id"]: _row(r) for r in db.execute(f"SELECT * FROM match WHERE id IN ({marks})", names).mappings()}
     return [rows[i] for i in match_ids if i in rows]
 
 

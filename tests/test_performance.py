@@ -103,7 +103,7 @@ def test_requests_reuse_pooled_connections(app):
 
     def one_request():
         with app.test_request_context("/"):
-            seen.append(id(get_db().conn.connection.driver_connection))
+            seen.append(id(get_db().raw))
             app.do_teardown_appcontext()
 
     one_request()
@@ -117,12 +117,12 @@ def test_requests_reuse_pooled_connections(app):
 def test_a_transaction_left_open_is_rolled_back_at_teardown(app):
     with app.test_request_context("/"):
         db = get_db()
-        raw = db.conn.connection.driver_connection
+        raw = db.raw
         db.execute("BEGIN IMMEDIATE")
         assert db.in_transaction
     with app.test_request_context("/"):
         again = get_db()
-        assert again.conn.connection.driver_connection is raw
+        assert again.raw is raw
         assert not again.in_transaction  # the next request (and other processes) can write
 
 

@@ -100,6 +100,12 @@ def init_rate_limits(app: Flask) -> None:
     limits = {**RATE_LIMITS, **(app.config.get("RATE_LIMITS") or {})}
     limiter = Limiter(client_address, app=app)
     limiter.request_filter(_exempt)
+    # Every limit here sits on its endpoints (the decorators below check them), and there
+    # are no default or application-wide limits: the extension's check before every
+    # request (every poll and static file too) would find nothing to do, at a cost
+    # comparable to a poll's database read. Take it off that path.
+    if limiter._check_request_limit in app.before_request_funcs.get(None, []):
+        app.before_request_funcs[None].remove(limiter._check_request_limit)
     for kind, endpoints in LIMITED.items():
         if not limits.get(kind):
             continue

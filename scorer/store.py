@@ -300,11 +300,14 @@ class Database:
         self.fairy = eng.raw_connection()
         self.raw = self.fairy.driver_connection
         self._error = eng.dialect.loaded_dbapi.Error
+        self.broken = False  # the connection was lost and dropped: every statement fails fast
 
     def execute(self, statement: str, params: dict[str, Any] | list[dict[str, Any]] | None = None) -> Rows:
         if STATEMENT_LISTENERS:
             for listener in STATEMENT_LISTENERS:
                 listener(self, statement)
+        if self.broken:
+            raise OperationalError(statement, params, ConnectionError("the database connection was lost"))
         sql = statement if self.dialect == "sqlite" else _pyformat(statement)
         cur = self.fairy.cursor()
         try:
@@ -325,7 +328,7 @@ class Database:
     def _wrap(self, error: BaseException, statement: str, params, cursor) -> DBAPIError:
         gone = self.engine.dialect.is_disconnect(error, self.raw, cursor)
         if gone:
-            self.fairy.invalidate(error)
+            self.invalidate(error, close=False)
         return DBAPIError.instance(statement, params, error, self._error, connection_invalidated=gone)
 
     @property
@@ -337,11 +340,13 @@ class Database:
     def close(self) -> None:
         self.fairy.close()
 
-    def invalidate(self) -> None:
-        """Drop the connection (it failed): the pool opens a fresh one next time."""
-        try:
-            self.fairy.invalidate()
-        finally:
+    def invalidate(self, error: BaseException | None = None, *, close: bool = True) -> None:
+        """Drop the connection (it failed; once is enough): the pool opens a fresh one
+        next time, and ``close`` gives this one's place back."""
+        if not self.broken:
+            self.broken = True
+            self.fairy.invalidate(error)
+        if close:
             self.fairy.close()
 
 
@@ -368,10 +373,11 @@ def write(db: Database) -> Iterator[Database]:
     try:
         yield db
     except BaseException:
-        try:
-            db.execute("ROLLBACK")
-        except DBAPIError:
-            db.invalidate()
+        if not db.broken:  # a lost connection has no transaction left to roll back
+            try:
+                db.execute("ROLLBACK")
+            except DBAPIError:
+                db.invalidate(close=False)
         raise
     db.execute("COMMIT")
 

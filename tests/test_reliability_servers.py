@@ -154,6 +154,8 @@ def drive(port, match, accepted, counts, progress, rng, stop):
                 status, body, _ = c.request("GET", f"/api/matches/{match['id']}")
                 if status != 200:
                     counts[status] = counts.get(status, 0) + 1
+                    if status >= 500 and status != 503:
+                        counts.setdefault("bodies", []).append(body)
                     continue
                 state = body
             action = pick(state, rng)
@@ -167,6 +169,8 @@ def drive(port, match, accepted, counts, progress, rng, stop):
                 return  # the server is gone for good
             continue
         counts[status] = counts.get(status, 0) + 1
+        if status >= 500 and status != 503:
+            counts.setdefault("bodies", []).append(body)
         if status == 200:
             with progress:
                 accepted.append((state["version"], normalize_action(action)))
@@ -253,7 +257,8 @@ def test_a_postgresql_restart_gives_503s_then_both_servers_recover(two_servers, 
     for i in (0, 1):
         log = check_log(database, matches[i], accepted[i])
         assert len(log) >= len(accepted[i])
-        assert set(counts[i]) <= {200, 409, 503, "lost"}, counts[i]  # never a 500
+        assert set(counts[i]) <= {200, 409, 503, "lost"}, (counts[i], [ln for ln in a.output + b.output
+                                                                     if "Error" in ln][-5:])  # never a 500
     print(f"\npostgresql restart: {sum(map(len, accepted))} acknowledged, 0 lost; "
           f"503s: {counts[0].get(503, 0) + counts[1].get(503, 0)}")
 

@@ -254,3 +254,22 @@ def test_database_urls_name_sqlite_files(tmp_path, monkeypatch):
 def test_unsupported_databases_are_named(bad):
     with pytest.raises(store.DatabaseURLError, match="postgresql://USER@HOST:PORT/DB"):
         store.database_url(bad)
+
+
+def test_a_connection_lost_mid_write_fails_as_unavailable_and_the_next_one_works(pg_url, postgres):
+    db = store.connect(pg_url)
+    store.init_db(db)
+    row = new(db)
+    pid = db.execute("SELECT pg_backend_pid()").scalar_one()
+    postgres.admin(f"SELECT pg_terminate_backend({int(pid)})")
+    with pytest.raises(store.UNAVAILABLE):
+        store.append_action(db, row.id, 0, {"type": "undo"}, score=[0, 0], winner=None)
+    assert db.broken
+    with pytest.raises(store.OperationalError):
+        store.get_match(db, row.id)  # fails fast, never a half-used connection
+    db.invalidate()
+    again = store.connect(pg_url)  # the pool opens a fresh one
+    try:
+        assert store.append_action(again, row.id, 0, {"type": "undo"}, score=[0, 0], winner=None)
+    finally:
+        again.close()

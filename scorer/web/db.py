@@ -53,8 +53,8 @@ def close_db(_exc: BaseException | None = None) -> None:
     if db is not None:
         try:
             db.close()
-        except store.DBAPIError:
-            db.invalidate()
+        except Exception:  # noqa: BLE001 (a broken connection: drop it, the pool opens another)
+            db.invalidate(close=False)
 
 
 def unavailable(error: BaseException):

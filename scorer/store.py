@@ -239,14 +239,38 @@ def _pyformat(statement: str) -> str:
 STATEMENT_LISTENERS: list[Callable[[Database, str], None]] = []
 
 
+class Row(tuple):
+    """One row: a tuple that also answers ``row["column"]`` (as ``sqlite3.Row`` does)."""
+
+    __slots__ = ()
+    _index: dict[str, int] = {}
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self._index)
+
+
+@lru_cache(maxsize=256)
+def _row_type(columns: tuple[str, ...]) -> type[Row]:
+    return type("Row", (Row,), {"__slots__": (), "_index": {c: i for i, c in enumerate(columns)}})
+
+
 class Rows:
-    """What a statement returned, read at once: tuples (``for a, b in rows``,
-    ``fetchone()``, ``first()``, ``one()``, ``all()``, ``scalar()``, ``scalar_one()``,
-    ``scalars()``), or dicts by column name through ``mappings()``; ``rowcount``."""
+    """What a statement returned, read at once: :class:`Row` tuples (``for a, b in rows``,
+    ``fetchone()``, ``fetchall()``, ``first()``, ``one()``, ``all()``, ``scalar()``,
+    ``scalar_one()``, ``scalars()``), or dicts by column name through ``mappings()``;
+    ``rowcount``."""
 
     __slots__ = ("rows", "columns", "rowcount")
 
     def __init__(self, rows: list[tuple], columns: list[str], rowcount: int) -> None:
+        if rows and columns and not isinstance(rows[0], dict):
+            row_type = _row_type(tuple(columns))
+            rows = [row_type(r) for r in rows]
         self.rows, self.columns, self.rowcount = rows, columns, rowcount
 
     def __iter__(self):
@@ -257,8 +281,10 @@ class Rows:
 
     first = fetchone
 
-    def all(self) -> list[tuple]:
+    def all(self) -> list:
         return list(self.rows)
+
+    fetchall = all
 
     def one(self):
         if len(self.rows) != 1:
@@ -324,6 +350,10 @@ class Database:
             raise self._wrap(e, statement, params, cur) from e
         finally:
             cur.close()
+
+    def executemany(self, statement: str, params: list[dict[str, Any]]) -> Rows:
+        """``execute`` once per parameter dict (as ``sqlite3``'s ``executemany``)."""
+        return self.execute(statement, list(params))
 
     def _wrap(self, error: BaseException, statement: str, params, cursor) -> DBAPIError:
         gone = self.engine.dialect.is_disconnect(error, self.raw, cursor)

@@ -394,6 +394,13 @@ def main_db_only(args) -> int:
         print(f"{name:26} {str(cap['tables']) + fails:>24} {a['p50_ms']:>14.1f} ms / {a['p99_ms']:.1f} ms")
     for backend, counts in r["statements"].items():
         print(f"statements to {backend}: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()))
+    for backend, c in r["cpu"].items():
+        kinds = ", ".join(f"{k.replace('_', ' ')} {v['app_us']:.0f} us" + (f" (+{v['db_us']:.0f} us PostgreSQL)" if v["db_us"] else "")
+                          for k, v in c.items() if isinstance(v, dict) and "app_us" in v and k != "per_table_second")
+        print(f"CPU on {backend}: {kinds}; a table costs {c['per_table_second']['app_us']:.0f} us/s of app CPU"
+              + (f" and {c['per_table_second']['db_us']:.0f} us/s of PostgreSQL CPU" if c['per_table_second']['db_us'] else "")
+              + f": {c['tables_per_app_core']} tables per app core"
+              + (f", {c['tables_per_db_core']} per PostgreSQL core" if c["tables_per_db_core"] else ""))
     print(f"targets: {r['targets']}")
     print(f"Total {clock.elapsed():.1f} s. Written {out}.")
     return 0

@@ -84,6 +84,62 @@ def statements(url: str) -> dict[str, int]:
         store.STATEMENT_LISTENERS.remove(count)
 
 
+def cluster_cpu(cluster) -> float:
+    """CPU seconds used so far by the cluster's postmaster and every backend it forked."""
+    pid = int((cluster.data / "postmaster.pid").read_text().split()[0])
+    pids = [pid] + [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    return sum(server.cpu_seconds(p) for p in pids)
+
+
+#: The bench's table model per second: 4 phones polling every 2 s, one tap every 20 s,
+#: after which the other 3 phones fetch the new board (a changed poll) once.
+MODEL = {"unchanged_poll": 2.0 - 3 * 0.05, "changed_poll": 3 * 0.05, "action": 0.05}
+
+
+def cpu_costs(url: str | None, cluster=None, n: int = 300) -> dict[str, Any]:
+    """CPU per request kind (``time.process_time`` in this process: the app's work alone,
+    whatever else the machine runs) and, on PostgreSQL, the cluster's CPU for the same
+    requests; then CPU per table-second under :data:`MODEL` and the tables one core
+    would hold at 100 %."""
+    from scorer.web import create_app
+
+    path_db = url or str(Path(tempfile.mkdtemp(prefix="truco-bench-cpu-")) / "cpu.sqlite3")
+    client = create_app({"TESTING": False, "DATABASE": path_db}).test_client()
+    hx = {"HX-Request": "true"}
+    adjust = [json.dumps({"type": "adjust", "side": 0, "delta": d}) for d in (1, -1)]
+    path = client.post("/matches", data={"variant": "paulista"}).headers["Location"]
+    version = 0
+
+    def act():
+        nonlocal version
+        r = client.post(path + "/actions", data={"action": adjust[version % 2], "version": str(version)}, headers=hx)
+        assert r.status_code == 200, r.status_code
+        version += 1
+
+    for _ in range(20):
+        act()
+    kinds = {
+        "unchanged_poll": lambda: client.get(f"{path}/board?version={version}&rematch=0", headers=hx),
+        "changed_poll": lambda: client.get(f"{path}/board?version={version - 1}&rematch=0", headers=hx),
+        "action": act,
+    }
+    out: dict[str, Any] = {}
+    for kind, call in kinds.items():
+        db0 = cluster_cpu(cluster) if cluster else 0.0
+        t0 = time.process_time()
+        for _ in range(n):
+            call()
+        app_us = (time.process_time() - t0) / n * 1e6
+        db_us = (cluster_cpu(cluster) - db0) / n * 1e6 if cluster else 0.0
+        out[kind] = {"app_us": round(app_us, 1), "db_us": round(db_us, 1)}
+    app = sum(MODEL[k] * out[k]["app_us"] for k in MODEL)
+    dbc = sum(MODEL[k] * out[k]["db_us"] for k in MODEL)
+    out["per_table_second"] = {"app_us": round(app, 1), "db_us": round(dbc, 1)}
+    out["tables_per_app_core"] = int(1e6 / app) if app else None
+    out["tables_per_db_core"] = int(1e6 / dbc) if dbc else None
+    return out
+
+
 def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: bool = False) -> dict[str, Any]:
     """Every configuration's figures (see the module docstring)."""
     server_cores, client_cores = server.cores()
@@ -97,6 +153,8 @@ def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: 
         tmp = Path(tempfile.mkdtemp(prefix="truco-bench-db-"))
         results["statements"] = {"sqlite": statements(str(tmp / "count.sqlite3")),
                                  "postgresql": statements(cluster.create_database())}
+        say(clock, "CPU per request, in process (SQLite, PostgreSQL)")
+        results["cpu"] = {"sqlite": cpu_costs(None), "postgresql": cpu_costs(cluster.create_database(), cluster)}
         configs = [("sqlite, 1 process", None, ()), ("postgresql, 1 process", "pg", ()),
                    ("postgresql, 2 processes", "pg", ("--workers", "2"))]
         for n, (name, db, args) in enumerate(configs):

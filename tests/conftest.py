@@ -20,15 +20,20 @@ def client(app):
     return app.test_client()
 
 
+def require_postgres() -> None:
+    """Skip when Debian's PostgreSQL binaries are missing; fail instead under ``CI=true``."""
+    if not pg_cluster.available():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL binaries missing in {pg_cluster.BIN} (CI installs the postgresql package)")
+        pytest.skip(f"PostgreSQL binaries missing in {pg_cluster.BIN}")
+
+
 @pytest.fixture(scope="session")
 def postgres():
     """A PostgreSQL cluster for the whole run. Skipped where Debian's binaries are
     missing, except in CI (``CI=true``), where ``.ci/run`` installs them: there a
     missing binary fails the tests."""
-    if not pg_cluster.available():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL binaries missing in {pg_cluster.BIN} (CI installs the postgresql package)")
-        pytest.skip(f"PostgreSQL binaries missing in {pg_cluster.BIN}")
+    require_postgres()
     cluster = pg_cluster.Cluster()
     yield cluster
     store.dispose_all()

@@ -20,6 +20,7 @@ import os
 import signal
 import socket
 import threading
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -32,6 +33,9 @@ DEFAULT_DB = store.DEFAULT_DB
 #: Bytes of a request body waitress accepts: the app's own cap (64 KiB), so a larger
 #: declared body gets 413 at once instead of being read (and spooled) first.
 MAX_BODY = 64 * 1024
+#: A worker that stops within this many seconds of starting, QUICK_DEATHS times in a row,
+#: stops ``truco serve --workers`` instead of being started again and again.
+QUICK_DEATH_S, QUICK_DEATHS = 5.0, 5
 #: Seconds between two prunes of idle matches (``--retention-days``).
 PRUNE_EVERY = 24 * 3600
 #: Open connections waitress accepts at once (four phones per table, hundreds of tables).
@@ -151,9 +155,12 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
     """Fork ``workers`` processes that each call ``serve_one(index)`` on the inherited
     socket; start a new one when one dies; on SIGTERM or Ctrl+C stop them all."""
     children: dict[int, int] = {}
+    started: dict[int, float] = {}
+    quick_deaths = 0
     stopping = False
 
     def spawn(index: int) -> None:
+        started[index] = time.monotonic()
         pid = os.fork()
         if pid == 0:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -191,9 +198,15 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
         except ChildProcessError:
             break
         index = children.pop(pid, None)
-        if index is not None and not stopping:
-            click.echo(f"Worker {index} (pid {pid}) stopped; starting another.")
-            spawn(index)
+        if index is None or stopping:
+            continue
+        # A worker that dies at once keeps dying (a broken setting): stop rather than loop.
+        quick_deaths = quick_deaths + 1 if time.monotonic() - started[index] < QUICK_DEATH_S else 0
+        if quick_deaths >= QUICK_DEATHS:
+            stop(None, None)
+            raise click.ClickException(f"{QUICK_DEATHS} workers in a row stopped right after starting; see above.")
+        click.echo(f"Worker {index} (pid {pid}) stopped; starting another.")
+        spawn(index)
 
 
 @click.command("serve")

@@ -1,8 +1,6 @@
 """Fixtures shared by the tests: an app on a temporary SQLite file, and the database
 backends (SQLite, and a throwaway PostgreSQL cluster, see ``pg_cluster.py``)."""
 
-import os
-
 import pytest
 
 import pg_cluster
@@ -20,20 +18,12 @@ def client(app):
     return app.test_client()
 
 
-def require_postgres() -> None:
-    """Skip when Debian's PostgreSQL binaries are missing; fail instead under ``CI=true``."""
-    if not pg_cluster.available():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"PostgreSQL binaries missing in {pg_cluster.BIN} (CI installs the postgresql package)")
-        pytest.skip(f"PostgreSQL binaries missing in {pg_cluster.BIN}")
-
-
 @pytest.fixture(scope="session")
 def postgres():
     """A PostgreSQL cluster for the whole run. Skipped where Debian's binaries are
     missing, except in CI (``CI=true``), where ``.ci/run`` installs them: there a
     missing binary fails the tests."""
-    require_postgres()
+    pg_cluster.require()
     cluster = pg_cluster.Cluster()
     yield cluster
     store.dispose_all()

@@ -24,6 +24,17 @@ def available() -> bool:
     return (BIN / "initdb").is_file() and (BIN / "pg_ctl").is_file()
 
 
+def require() -> None:
+    """Skip the test when the binaries are missing; fail it instead under ``CI=true``
+    (``.ci/run`` installs them, so there a missing binary is a broken CI)."""
+    import pytest
+
+    if not available():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL binaries missing in {BIN} (CI installs the postgresql package)")
+        pytest.skip(f"PostgreSQL binaries missing in {BIN}")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -277,10 +277,9 @@ def test_a_connection_lost_mid_write_fails_as_unavailable_and_the_next_one_works
 
 @pytest.mark.parametrize(("ci", "outcome"), [("true", pytest.fail.Exception), ("", pytest.skip.Exception)])
 def test_missing_postgresql_skips_only_outside_ci(monkeypatch, tmp_path, ci, outcome):
-    import conftest
     import pg_cluster
 
     monkeypatch.setattr(pg_cluster, "BIN", tmp_path / "no-postgresql")
     monkeypatch.setenv("CI", ci)
     with pytest.raises(outcome):
-        conftest.require_postgres()
+        pg_cluster.require()

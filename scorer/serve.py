@@ -204,6 +204,11 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
         quick_deaths = quick_deaths + 1 if time.monotonic() - started[index] < QUICK_DEATH_S else 0
         if quick_deaths >= QUICK_DEATHS:
             stop(None, None)
+            for other in list(children):
+                try:
+                    os.waitpid(other, 0)
+                except ChildProcessError:
+                    pass
             raise click.ClickException(f"{QUICK_DEATHS} workers in a row stopped right after starting; see above.")
         click.echo(f"Worker {index} (pid {pid}) stopped; starting another.")
         spawn(index)

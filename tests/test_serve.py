@@ -103,3 +103,29 @@ def test_serve_on_a_busy_port_says_so_without_a_traceback(tmp_path):
         )
     assert result.exit_code == 1
     assert "Cannot listen on 127.0.0.1:" in result.output and "Traceback" not in result.output
+
+
+def test_workers_that_die_at_once_stop_serve_instead_of_looping(capfd):
+    """``--workers``: a worker that fails right after starting (a broken setting) is not
+    started again forever; after a few in a row ``truco serve`` stops and says so."""
+    import signal
+    import socket
+
+    import click
+    import pytest
+
+    from scorer import serve
+
+    def broken(_index):
+        raise RuntimeError("broken setting")
+
+    handlers = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    sock = socket.create_server(("127.0.0.1", 0))
+    try:
+        with pytest.raises(click.ClickException, match="stopped right after starting"):
+            serve.run_workers(2, sock, broken)
+    finally:
+        sock.close()
+        signal.signal(signal.SIGTERM, handlers[0])
+        signal.signal(signal.SIGINT, handlers[1])
+    assert "broken setting" in capfd.readouterr().err

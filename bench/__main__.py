@@ -250,10 +250,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
-    ap.add_argument("--only", choices=["browser", "tournament"], help="only these figures; results.json is not written")
+    ap.add_argument("--only", choices=["browser", "db", "tournament"],
+                    help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
+                         "bench/results_db.json; tournament: a 64-team knockout); results.json is not written")
     args = ap.parse_args(argv)
     if args.only == "browser":
         return main_browser_only(args)
+    if args.only == "db":
+        return main_db_only(args)
     if args.only == "tournament":  # issue 11: bench/tournament.py
         from bench import tournament
 
@@ -383,6 +387,43 @@ def main_browser_only(args) -> int:
               f"confirmed p50 {f['confirmed']['p50_ms']:.1f} / p95 {f['confirmed']['p95_ms']:.1f} ms")
     for variant, by_state in r["board_heights"].items():
         print(f"board {variant}: " + ", ".join(f"{k} {v['buttons']:.0f}/{v['page']}" for k, v in by_state.items()))
+    return 0
+
+
+def main_db_only(args) -> int:
+    """``--only db``: capacity and action p99 on SQLite and PostgreSQL (1 and 2 processes),
+    and the statements per request; printed and written to ``bench/results_db.json``."""
+    from bench import db
+
+    clock = Clock(min(args.budget, 180.0))
+    try:
+        wrk.ensure_wrk()
+    except wrk.ToolMissing as e:
+        print(f"bench: {e}", file=sys.stderr)
+        return 2
+    _server_cores, client_cores = server.cores()
+    os.sched_setaffinity(0, client_cores)
+    r = db.run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick=args.quick)
+    r["machine"] = report.machine()
+    out = report.RESULTS.with_name("results_db.json")
+    out.write_text(json.dumps(r, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print()
+    print(f"{'configuration':26} {'tables (p99 < 100 ms)':>24} {'action p50 / p99, 400 polling':>32}")
+    for name, c in r["configs"].items():
+        cap, a = c["capacity"], c["action_under_polls"]
+        fails = f" (fails at {cap['failed_at']})" if cap.get("failed_at") else ""
+        print(f"{name:26} {str(cap['tables']) + fails:>24} {a['p50_ms']:>14.1f} ms / {a['p99_ms']:.1f} ms")
+    for backend, counts in r["statements"].items():
+        print(f"statements to {backend}: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counts.items()))
+    for backend, c in r["cpu"].items():
+        kinds = ", ".join(f"{k.replace('_', ' ')} {v['app_us']:.0f} us" + (f" (+{v['db_us']:.0f} us PostgreSQL)" if v["db_us"] else "")
+                          for k, v in c.items() if isinstance(v, dict) and "app_us" in v and k != "per_table_second")
+        print(f"CPU on {backend}: {kinds}; a table costs {c['per_table_second']['app_us']:.0f} us/s of app CPU"
+              + (f" and {c['per_table_second']['db_us']:.0f} us/s of PostgreSQL CPU" if c['per_table_second']['db_us'] else "")
+              + f": {c['tables_per_app_core']} tables per app core"
+              + (f", {c['tables_per_db_core']} per PostgreSQL core" if c["tables_per_db_core"] else ""))
+    print(f"targets: {r['targets']}")
+    print(f"Total {clock.elapsed():.1f} s. Written {out}.")
     return 0
 
 

@@ -64,15 +64,18 @@ class Server:
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
 
-def start(server_cores: set[int], timeout: float = 20.0) -> Server:
+def start(server_cores: set[int], timeout: float = 20.0, db: str | None = None, args: tuple[str, ...] = ()) -> Server:
     """Start ``truco serve --host 127.0.0.1 --port 0 --db <tmp> --no-qr`` pinned to
-    ``server_cores`` and wait until it prints the port it listens on.
+    ``server_cores`` and wait until it prints the port it listens on. ``db``: another
+    database (a PostgreSQL URL) instead of a fresh SQLite file; ``args``: more options
+    (``--workers 2``).
 
     :raise RuntimeError: the server exits or does not report a port within ``timeout`` s.
     """
     tmpdir = Path(tempfile.mkdtemp(prefix="truco-bench-"))
     cmd = truco_executable() + [
-        "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(tmpdir / "bench.sqlite3"), "--no-qr",
+        "serve", "--host", "127.0.0.1", "--port", "0", "--db", db or str(tmpdir / "bench.sqlite3"), "--no-qr",
+        *args,
         # The timed taps follow each new board at once, faster than a finger: the double-tap
         # guard would (rightly) refuse them. It costs nothing to measure either way.
         "--ghost-tap-ms", "0",

@@ -35,3 +35,6 @@ cli.add_command(compare_command)
 from scorer.serve import serve_command  # noqa: E402
 
 cli.add_command(serve_command)
+from scorer.db_cli import db_group  # noqa: E402
+
+cli.add_command(db_group)

@@ -3,21 +3,42 @@
 The addresses come from listing this machine's network interfaces (``ifaddr``); no
 packet is sent anywhere to find them. The first one is also printed as a QR code, so
 the other phones at the table scan the screen to open the app.
+
+The database is a SQLite file by default, or any URL :func:`scorer.store.database_url`
+takes (``--db`` or ``TRUCO_DB``), PostgreSQL for several app servers. ``--workers N``
+runs N waitress processes on one listening socket (the kernel spreads connections
+among them); the parent migrates the database once, starts them, and starts a new one
+when one dies. Several ``truco serve`` on different ports (or machines) behind a
+proxy, on one PostgreSQL, work the same way: every process reads the stored version
+on each request, so they all show one scoreboard.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import os
+import signal
 import socket
+import threading
+import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import click
 
-from scorer import cli_lang
+from scorer import cli_lang, store
 from scorer.errors import N_
 
 #: Default database file, in the directory ``truco serve`` is started from.
-DEFAULT_DB = "truco.sqlite3"
+DEFAULT_DB = store.DEFAULT_DB
+#: Bytes of a request body waitress accepts: the app's own cap (64 KiB), so a larger
+#: declared body gets 413 at once instead of being read (and spooled) first.
+MAX_BODY = 64 * 1024
+#: A worker that stops within this many seconds of starting, QUICK_DEATHS times in a row,
+#: stops ``truco serve --workers`` instead of being started again and again.
+QUICK_DEATH_S, QUICK_DEATHS = 5.0, 5
+#: Seconds between two prunes of idle matches (``--retention-days``).
+PRUNE_EVERY = 24 * 3600
 #: Open connections waitress accepts at once (four phones per table, hundreds of tables).
 CONNECTION_LIMIT = 4096
 
@@ -57,16 +78,166 @@ def urls_for(host: str, port: int, public_url: str | None = None) -> list[str]:
     return [f"http://{'[' + h + ']' if ':' in h else h}:{port}" for h in hosts]
 
 
+def database_setting(value: str) -> str:
+    """``--db`` as the app's ``DATABASE``: a SQLite path made absolute, a URL as given.
+
+    :raise click.BadParameter: not a path nor a supported URL.
+    """
+    try:
+        url = store.database_url(value)
+    except store.DatabaseURLError as e:
+        raise click.BadParameter(str(e), param_hint="--db") from None
+    return store.sqlite_path(url) or value
+
+
+def rate_limits(values: tuple[str, ...]) -> dict[str, str]:
+    """``--rate-limit KIND=LIMIT`` options as a dict (``KIND=off`` turns one off).
+
+    :raise click.BadParameter: an unknown kind or a limit Flask-Limiter cannot read.
+    """
+    from limits import parse_many
+
+    from scorer.web.security import RATE_LIMITS
+
+    out: dict[str, str] = {}
+    for value in values:
+        kind, _, limit = value.partition("=")
+        if kind not in RATE_LIMITS or not limit:
+            raise click.BadParameter(
+                f"{value!r}: give KIND=LIMIT, KIND one of {', '.join(RATE_LIMITS)}, e.g. create=30/minute",
+                param_hint="--rate-limit",
+            )
+        if limit == "off":
+            out[kind] = ""
+            continue
+        try:
+            parse_many(limit)
+        except ValueError:
+            raise click.BadParameter(f"{limit!r} is not a limit such as 30/minute or 10/second;300/hour",
+                                     param_hint="--rate-limit") from None
+        out[kind] = limit
+    return out
+
+
+def start_pruning(database: str, retention_days: int) -> None:
+    """Delete matches idle for ``retention_days`` now and once a day after (a daemon
+    thread of this process; 0 turns it off)."""
+    if retention_days <= 0:
+        return
+    stop = threading.Event()
+
+    def prune_forever() -> None:
+        while True:
+            try:
+                conn = store.connect(database)
+                try:
+                    store.prune(conn, retention_days * 86400)
+                finally:
+                    conn.close()
+            except store.DBAPIError:
+                pass  # the database is away: next time
+            if stop.wait(PRUNE_EVERY):
+                return
+
+    threading.Thread(target=prune_forever, name="truco-prune", daemon=True).start()
+
+
+def _die_with_parent() -> None:
+    """Ask Linux to send SIGTERM to this worker when its parent dies (even by kill -9)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
+    """Fork ``workers`` processes that each call ``serve_one(index)`` on the inherited
+    socket; start a new one when one dies; on SIGTERM or Ctrl+C stop them all."""
+    children: dict[int, int] = {}
+    started: dict[int, float] = {}
+    quick_deaths = 0
+    stopping = False
+
+    def spawn(index: int) -> None:
+        started[index] = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            _die_with_parent()
+            code = 0
+            try:
+                serve_one(index)
+            except KeyboardInterrupt:
+                pass
+            except BaseException:  # noqa: BLE001 (reported, then the parent starts another)
+                import traceback
+
+                traceback.print_exc()
+                code = 1
+            os._exit(code)
+        children[pid] = index
+
+    def stop(_signum, _frame) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for index in range(workers):
+        spawn(index)
+    while children:
+        try:
+            pid, _status = os.wait()
+        except ChildProcessError:
+            break
+        index = children.pop(pid, None)
+        if index is None or stopping:
+            continue
+        # A worker that dies at once keeps dying (a broken setting): stop rather than loop.
+        quick_deaths = quick_deaths + 1 if time.monotonic() - started[index] < QUICK_DEATH_S else 0
+        if quick_deaths >= QUICK_DEATHS:
+            stop(None, None)
+            for other in list(children):
+                try:
+                    os.waitpid(other, 0)
+                except ChildProcessError:
+                    pass
+            raise click.ClickException(f"{QUICK_DEATHS} workers in a row stopped right after starting; see above.")
+        click.echo(f"Worker {index} (pid {pid}) stopped; starting another.")
+        spawn(index)
+
+
 @click.command("serve")
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0: any free port).")
-@click.option("--db", "db_path", default=DEFAULT_DB, show_default=True,
-              type=click.Path(dir_okay=False), help="SQLite file; created if missing.")
+@click.option("--db", "db_path", default=DEFAULT_DB, show_default=True, envvar="TRUCO_DB",
+              help="SQLite file (PATH or sqlite:///PATH; created if missing) or postgresql://USER@HOST:PORT/DB "
+                   "(password from the URL, PGPASSWORD or ~/.pgpass). Also TRUCO_DB.")
 @click.option("--public-url", default=None,
-              help="Base URL phones should open (e.g. behind a proxy); used in links and QR codes.")
+              help="Base URL phones should open (e.g. behind a proxy); used in links and QR codes. "
+                   "https:// also makes cookies Secure, sends HSTS and accepts only its host name.")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
-              help="Waitress worker threads.")
+              help="Waitress worker threads (per process).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Server processes sharing the port (use PostgreSQL, or SQLite on one machine).")
+@click.option("--proxy", "proxies", multiple=True, metavar="ADDRESS",
+              help="Address (or network) of a reverse proxy whose X-Forwarded-For/-Proto/-Host are believed; repeatable.")
+@click.option("--rate-limit", "limits", multiple=True, metavar="KIND=LIMIT",
+              help="Change a per-client limit: create, import, action or read, e.g. create=30/minute, or KIND=off.")
+@click.option("--rate-limit-storage", default="memory://", show_default=True,
+              help="Where the limits count (memory:// is per process; redis://HOST:PORT or memcached://HOST:PORT "
+                   "shares them between servers).")
+@click.option("--retention-days", default=180, show_default=True, type=click.IntRange(0, 36500),
+              help="Delete matches (whole Revanche series) idle this many days, at start and daily (0: keep all).")
 @click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
 @click.option("--ghost-tap-ms", default=350, show_default=True, type=click.IntRange(0, 5000),
               help="A tap on a board shown less than this long ago counts as a double tap (0: off).")
@@ -74,8 +245,9 @@ def urls_for(host: str, port: int, public_url: str | None = None) -> list[str]:
               callback=lambda _ctx, _param, value: cli_lang.resolve(value),
               help="Language of the messages (default: the locale's, else pt).")
 def serve_command(
-    host: str, port: int, db_path: str, public_url: str | None, threads: int, no_qr: bool, ghost_tap_ms: int,
-    lang: str,
+    host: str, port: int, db_path: str, public_url: str | None, threads: int, workers: int,
+    proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, retention_days: int,
+    no_qr: bool, ghost_tap_ms: int, lang: str,
 ) -> None:
     """Run the phone scoreboard (waitress) and print the address and a QR code to join.
 
@@ -84,35 +256,113 @@ def serve_command(
     """
     import waitress
 
-    _ = cli_lang.translator(lang)
-
     from scorer.web import create_app
-    from scorer.web.qr import terminal
 
-    db = Path(db_path).expanduser().resolve()
-    # Share links may name a LAN address only where the server listens on every interface.
-    app = create_app({"DATABASE": str(db), "PUBLIC_URL": public_url, "GHOST_TAP_SECONDS": ghost_tap_ms / 1000,
-                      "SHARE_LAN": host in ("0.0.0.0", "::", "")})
-    if port:
-        # Try the address first: waitress leaves its socket open when binding fails.
-        try:
-            socket.create_server((host, port)).close()
-        except OSError as error:
-            raise click.ClickException(
-                _(N_("Cannot listen on {host}:{port} ({reason}). Is another truco serve running? "
-                     "Stop it or choose another --port.")).format(host=host, port=port, reason=error.strerror)
-            ) from None
+    _ = cli_lang.translator(lang)
+    database = database_setting(db_path)
+    config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
+    init_database(database, _)
+    check_port(host, port, _)
     # A tournament keeps hundreds of phones connected (waitress's default limit is 100
     # connections); past 1,024 descriptors select() fails, so waitress must use poll().
-    server = waitress.create_server(
-        app, host=host, port=port, threads=threads,
-        connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True,
+    options = dict(
+        threads=threads, connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True,
         ident="",  # no "Server: waitress" on every response: bytes a phone has no use for
+        max_request_body_size=MAX_BODY,
     )
-    if hasattr(server, "channel_class"):
-        server.channel_class = json_error_channel()
-    urls = urls_for(host, server.effective_port, public_url)
-    click.echo(_(N_("Database: {path}")).format(path=db))
+    sock = server = None
+    if workers == 1:
+        server = waitress.create_server(create_app(config), host=host, port=port, **options)
+        if hasattr(server, "channel_class"):
+            server.channel_class = json_error_channel()
+        effective_port = server.effective_port
+    else:
+        sock = socket.create_server((host, port), backlog=2048)
+        effective_port = sock.getsockname()[1]
+    print_addresses(host, effective_port, public_url, database, no_qr, _)
+    if sock is not None:
+        serve_workers(workers, sock, config, options, database, retention_days, f"{host}:{effective_port}")
+        return
+    start_pruning(database, retention_days)
+    click.echo(f"Listening on {host}:{effective_port} (Ctrl+C to stop)", nl=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+
+
+def serve_config(
+    host: str, database: str, public_url: str | None, ghost_tap_ms: int, proxies: tuple[str, ...],
+    limits: tuple[str, ...], rate_limit_storage: str,
+) -> dict:
+    """The app's settings for ``truco serve`` (see :func:`scorer.web.create_app`).
+
+    :raise click.BadParameter: a ``--proxy`` that is not an address or network.
+    """
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise click.BadParameter(f"{proxy!r} is not an address or network", param_hint="--proxy") from None
+    config = {
+        "DATABASE": database,
+        "PUBLIC_URL": public_url,
+        "GHOST_TAP_SECONDS": ghost_tap_ms / 1000,
+        # Share links may name a LAN address only where the server listens on every interface.
+        "SHARE_LAN": host in ("0.0.0.0", "::", ""),
+        "RATE_LIMITS": rate_limits(limits),
+        "RATELIMIT_STORAGE_URI": rate_limit_storage,
+        "PROXY_ADDRESSES": list(proxies),
+        "DATABASE_INIT": False,  # init_database() does it once, before any worker starts
+    }
+    if public_url and urlsplit(public_url).hostname:
+        config["TRUSTED_HOSTS"] = [urlsplit(public_url).hostname]
+    return config
+
+
+def init_database(database: str, _) -> None:
+    """Create or upgrade the tables once, with a clear message if the database is away.
+
+    :raise click.ClickException: the database cannot be reached.
+    """
+    try:
+        conn = store.connect(database)
+        try:
+            store.init_db(conn)
+        finally:
+            conn.close()
+    except store.UNAVAILABLE as error:
+        reason = str(getattr(error, "orig", error)).strip().splitlines()[0] if str(error).strip() else ""
+        raise click.ClickException(
+            _(N_("Cannot reach the database {database}: {reason}")).format(
+                database=store.describe(store.database_url(database)), reason=reason)
+        ) from None
+
+
+def check_port(host: str, port: int, _) -> None:
+    """Try the address first: waitress leaves its socket open when binding fails.
+
+    :raise click.ClickException: the address is taken or cannot be used.
+    """
+    if not port:
+        return
+    try:
+        socket.create_server((host, port)).close()
+    except OSError as error:
+        raise click.ClickException(
+            _(N_("Cannot listen on {host}:{port} ({reason}). Is another truco serve running? "
+                 "Stop it or choose another --port.")).format(host=host, port=port, reason=error.strerror)
+        ) from None
+
+
+def print_addresses(host: str, port: int, public_url: str | None, database: str, no_qr: bool, _) -> None:
+    """Print the database, the addresses to open on the phones and the first one's QR code."""
+    from scorer.web.qr import terminal
+
+    urls = urls_for(host, port, public_url)
+    click.echo(_(N_("Database: {path}")).format(path=store.describe(store.database_url(database))))
     click.echo(_(N_("Open on the phones at the table:")))
     for url in urls:
         click.echo(f"  {url}/")
@@ -121,13 +371,34 @@ def serve_command(
             click.echo(terminal(urls[0] + "/"))
         except UnicodeEncodeError:
             click.echo(_(N_("(this terminal cannot draw the QR code)")))
-    click.echo(f"Listening on {host}:{server.effective_port} (Ctrl+C to stop)", nl=True)
+
+
+def serve_workers(workers: int, sock: socket.socket, config: dict, options: dict, database: str,
+                  retention_days: int, address: str) -> None:
+    """Run ``workers`` waitress processes on the listening ``sock`` (see :func:`run_workers`)."""
+    import waitress
+
+    from scorer.web import create_app
+
+    store.dispose_all()  # no pooled connection may cross the fork
+
+    def serve_one(index: int) -> None:
+        app = create_app(config)
+        if index == 0:
+            start_pruning(database, retention_days)
+        worker = waitress.create_server(app, sockets=[sock], **options)
+        if hasattr(worker, "channel_class"):
+            worker.channel_class = json_error_channel()
+        try:
+            worker.run()
+        finally:
+            worker.close()
+
+    click.echo(f"Listening on {address} with {workers} workers (Ctrl+C to stop)", nl=True)
     try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
+        run_workers(workers, sock, serve_one)
     finally:
-        server.close()
+        sock.close()
 
 
 def json_error_channel():

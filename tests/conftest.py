@@ -1,7 +1,10 @@
-"""Fixtures shared by the Flask test-client tests: an app on a temporary SQLite file."""
+"""Fixtures shared by the tests: an app on a temporary SQLite file, and the database
+backends (SQLite, and a throwaway PostgreSQL cluster, see ``pg_cluster.py``)."""
 
 import pytest
 
+import pg_cluster
+from scorer import store
 from scorer.web import create_app
 
 
@@ -13,3 +16,45 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A PostgreSQL cluster for the whole run. Skipped where Debian's binaries are
+    missing, except in CI (``CI=true``), where ``.ci/run`` installs them: there a
+    missing binary fails the tests."""
+    pg_cluster.require()
+    cluster = pg_cluster.Cluster()
+    yield cluster
+    store.dispose_all()
+    cluster.destroy()
+
+
+@pytest.fixture
+def pg_url(postgres):
+    """A fresh, empty PostgreSQL database (its URL)."""
+    url = postgres.create_database()
+    yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """A fresh database on each backend: a SQLite file path, or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "test.sqlite3")
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def connect():
+    """``connect(path_or_url)``: a :class:`scorer.store.Database`, closed after the test."""
+    opened = []
+
+    def open_one(value):
+        db = store.connect(value)
+        opened.append(db)
+        return db
+
+    yield open_one
+    for db in opened:
+        db.close()

@@ -22,12 +22,14 @@ LISTENING = re.compile(r"Listening on 127\.0\.0\.1:(\d+)")
 
 
 class Server:
-    """One ``truco serve`` process: ``port``, ``stop()``, ``kill()`` (SIGKILL)."""
+    """One ``truco serve`` process on a SQLite path or a database URL (``args``: more
+    options): ``port``, ``stop()``, ``kill()`` (SIGKILL)."""
 
-    def __init__(self, db: Path, timeout: float = 20.0, threads: int = 8, ghost_tap_ms: int | None = None) -> None:
+    def __init__(self, db: Path | str, timeout: float = 20.0, threads: int = 8, ghost_tap_ms: int | None = None,
+                 args: list[str] | tuple[str, ...] = ()) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         cmd = [str(TRUCO), "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db),
-               "--no-qr", "--threads", str(threads)]
+               "--no-qr", "--threads", str(threads), *args]
         if ghost_tap_ms is not None:
             cmd += ["--ghost-tap-ms", str(ghost_tap_ms)]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
@@ -106,3 +108,15 @@ class Client:
 def plain_action(legal: dict) -> dict:
     """An action to post from an entry of ``legal_actions`` (drops the points it pays)."""
     return {k: v for k, v in legal.items() if k not in ("points", "points_side")}
+
+
+def stored(db, match_id: str) -> dict[int, dict]:
+    """``{seq: action}`` as stored in the database (a SQLite path or a URL), read directly."""
+    from scorer import store
+
+    conn = store.connect(db)
+    try:
+        rows = conn.execute("SELECT seq, body FROM action WHERE match_id = :id ORDER BY seq", {"id": match_id})
+        return {seq: json.loads(body) for seq, body in rows}
+    finally:
+        conn.close()

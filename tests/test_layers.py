@@ -15,9 +15,11 @@ import pytest
 
 import scorer
 
-#: Modules that are edges by design: the database (all SQL) and the web app. Every other
-#: module of ``scorer`` (the core, the calculators, the CLI) must stay free of them.
-EDGES = ("scorer.store", "scorer.tournament_store", "scorer.web")
+#: Modules that are edges by design: the database (all SQL), the web app, and the commands
+#: that open the database (``truco serve``, ``truco db``, and ``scorer.cli`` that holds them).
+#: Every other module of ``scorer`` (the core, the calculators, the card commands and
+#: ``truco replay``) must stay free of them.
+EDGES = ("scorer.store", "scorer.tournament_store", "scorer.web", "scorer.cli", "scorer.db_cli", "scorer.serve")
 PACKAGE = Path(scorer.__file__).resolve().parent
 
 

@@ -23,19 +23,21 @@ def old_db(tmp_path):
     return path
 
 
-def test_new_database_gets_every_migration(tmp_path):
-    db = store.connect(tmp_path / "new.sqlite3")
+def test_new_database_gets_every_migration(db_url, connect):
+    db = connect(db_url)
     assert store.schema_version(db) == 0
     assert store.migrate(db) == len(store.MIGRATIONS)
     assert store.migrate(db) == len(store.MIGRATIONS)  # again: nothing to do
 
 
-def test_old_database_is_upgraded_and_replays_to_its_stored_score(old_db):
-    db = store.connect(old_db)
+def test_old_database_is_upgraded_and_replays_to_its_stored_score(old_db, connect):
+    db = connect(old_db)
     assert store.schema_version(db) == 0
     store.init_db(db)
     assert store.schema_version(db) == len(store.MIGRATIONS)
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    # Keys at rest are hashes now; the old plain key still opens the match (below).
+    assert store.get_match(db, "old-argentino").key_hash == store.hash_key("k" * 43)
     for match_id in ("old-argentino", "old-paulista"):
         row = store.get_match(db, match_id)
         m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, match_id))
@@ -54,18 +56,78 @@ def test_old_match_is_served_and_continues(old_db):
     assert r.get_json()["version"] == 31 and r.get_json()["score"] == [19, 16]
 
 
-def test_failed_migration_rolls_back_and_keeps_the_version(tmp_path):
-    db = store.connect(tmp_path / "m.sqlite3")
+def test_failed_migration_rolls_back_and_keeps_the_version(db_url, connect):
+    db = connect(db_url)
     steps = ["CREATE TABLE a (x INTEGER);", "CREATE TABLE b (y INTEGER); INSERT INTO nowhere VALUES (1);"]
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(store.DBAPIError):
         store.migrate(db, steps)
     assert store.schema_version(db) == 1
-    assert db.execute("SELECT name FROM sqlite_master WHERE name = 'b'").fetchone() is None
+    with pytest.raises(store.DBAPIError):
+        db.execute("SELECT * FROM b")  # its table was rolled back with it (DDL is transactional on both)
     assert store.migrate(db, steps[:1] + ["CREATE TABLE b (y INTEGER);"]) == 2
 
 
-def test_database_from_a_newer_program_is_refused(tmp_path):
-    db = store.connect(tmp_path / "n.sqlite3")
+def test_database_from_a_newer_program_is_refused(tmp_path, connect):
+    db = connect(tmp_path / "n.sqlite3")
     db.execute("PRAGMA user_version = 99")
     with pytest.raises(RuntimeError, match="newer"):
         store.migrate(db)
+
+
+def test_a_later_module_appends_a_table_on_both_backends(db_url, connect):
+    """How a later module (tournaments, issue 11) adds its table: one more entry in the
+    list, portable SQL, run once on SQLite and on PostgreSQL alike."""
+    db = connect(db_url)
+    steps = store.MIGRATIONS + [
+        "CREATE TABLE IF NOT EXISTS demo_tournament (id TEXT PRIMARY KEY, name TEXT NOT NULL,"
+        " match_id TEXT REFERENCES match (id) ON DELETE SET NULL, created DOUBLE PRECISION NOT NULL);"
+        "CREATE INDEX IF NOT EXISTS demo_tournament_match ON demo_tournament (match_id)"
+    ]
+    assert store.migrate(db, steps) == len(store.MIGRATIONS) + 1
+    db.execute("INSERT INTO demo_tournament (id, name, created) VALUES ('t', 'Copa', 1.5)")
+    assert db.execute("SELECT name FROM demo_tournament").scalar_one() == "Copa"
+    assert store.migrate(db, steps) == len(store.MIGRATIONS) + 1  # again: nothing to do
+    with pytest.raises(RuntimeError, match="newer"):
+        store.migrate(db)  # the program without that step refuses the newer database
+
+
+def test_two_processes_migrating_at_once_apply_each_step_once(db_url, connect):
+    import threading
+
+    counted = []
+
+    def count(db):
+        counted.append(1)
+        db.execute("CREATE TABLE once (x INTEGER)")
+
+    steps = store.MIGRATIONS + [count]
+    errors = []
+
+    def run():
+        conn = store.connect(db_url)
+        try:
+            store.migrate(conn, steps)
+        except Exception as e:  # noqa: BLE001 (reported by the assertion)
+            errors.append(e)
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert errors == [] and counted == [1]
+
+
+def test_the_old_database_copies_to_postgresql_and_replays(old_db, pg_url, connect):
+    source = connect(old_db)
+    store.init_db(source)
+    target = connect(pg_url)
+    store.init_db(target)
+    for match_id in store.match_ids(source):
+        assert store.copy_match(source, target, match_id)
+    row = store.get_match(target, "old-argentino")
+    assert row == store.get_match(source, "old-argentino") and row.score == (18, 16)
+    m = Match.replay(row.variant, row.options, row.mano, store.get_actions(target, row.id))
+    assert tuple(m.state()["score"]) == row.score

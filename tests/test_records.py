@@ -15,8 +15,9 @@ MATCHES = Path(__file__).parent / "matches"
 
 
 @pytest.fixture
-def client(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": tmp_path / "records.sqlite3"}).test_client()
+def client(db_url):
+    """On both backends: a SQLite file and PostgreSQL (issue 12)."""
+    return create_app({"TESTING": True, "DATABASE": db_url}).test_client()
 
 
 def played(client, variant="argentino-30", file="argentino-30_flor_malas_buenas.jsonl", options=None):

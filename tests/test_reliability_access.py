@@ -8,6 +8,7 @@ import io
 
 import pytest
 
+from scorer import store
 from scorer.web import common, create_app
 
 SCRIPT = "<script>x()</script>"
@@ -55,7 +56,9 @@ def test_keys_are_compared_in_constant_time(client, match, monkeypatch):
     client.post(f"/api/matches/{match['id']}/actions", json={"action": {"type": "undo"}, "version": 0},
                 headers={"X-Edit-Key": "wrong"})
     client.get(f"/m/{match['id']}/{match['edit_key']}")
-    assert calls == [(b"wrong", match["edit_key"].encode()), (match["edit_key"].encode(),) * 2]
+    # Issue 12: the database keeps the key's hash, so the hashes are what is compared.
+    stored = store.hash_key(match["edit_key"]).encode()
+    assert calls == [(store.hash_key("wrong").encode(), stored), (stored,) * 2]
 
 
 def test_watchers_never_see_the_edit_key(client, match):

@@ -2,19 +2,19 @@
 
 Eight clients post actions to one match for a few seconds, each on the version it last
 saw; then the stored log must replay to the server's state, hold every accepted action
-once at the version it was accepted on, and every refusal must have been a 409.
+once at the version it was accepted on, and every refusal must have been a 409. On
+both backends: a SQLite file and PostgreSQL.
 """
 
 from __future__ import annotations
 
-import json
 import random
-import sqlite3
 import threading
 import time
 
 import pytest
 
+import live_server
 from live_server import Client, Server, plain_action
 from scorer.match import Match, normalize_action
 
@@ -22,9 +22,12 @@ CLIENTS = 8
 SECONDS = 3.0
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("races") / "races.sqlite3"
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def server(request, tmp_path_factory):
+    if request.param == "sqlite":
+        db = tmp_path_factory.mktemp("races") / "races.sqlite3"
+    else:
+        db = request.getfixturevalue("postgres").create_database()
     s = Server(db)
     s.db = db
     yield s
@@ -47,12 +50,7 @@ def pick(state, rng):
 
 
 def stored(db, match_id):
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        rows = conn.execute("SELECT seq, body FROM action WHERE match_id = ? ORDER BY seq", (match_id,))
-        return [(seq, json.loads(body)) for seq, body in rows]
-    finally:
-        conn.close()
+    return sorted(live_server.stored(db, match_id).items())
 
 
 def test_eight_clients_racing_lose_and_double_nothing(server):

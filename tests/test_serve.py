@@ -72,9 +72,11 @@ def test_serve_runs_waitress_and_prints_address_and_qr(interfaces, monkeypatch, 
     assert result.exit_code == 0, result.output
     # Hundreds of phones stay connected at once: more than waitress's default 100
     # connections, and poll() rather than select() (which fails past 1,024 descriptors);
-    # no "Server:" header on every response (ident "").
+    # no "Server:" header on every response (ident ""); a body over the app's 64 KiB cap
+    # is refused by waitress before it is read (issue 12).
     assert calls["kw"] == {"host": "0.0.0.0", "port": 0, "threads": 8,
-                           "connection_limit": 4096, "asyncore_use_poll": True, "ident": ""}
+                           "connection_limit": 4096, "asyncore_use_poll": True, "ident": "",
+                           "max_request_body_size": 64 * 1024}
     assert calls["ran"] and calls["closed"]
     assert calls["app"].config["DATABASE"] == str(db.resolve())
     assert db.exists()  # created if missing
@@ -108,3 +110,29 @@ def test_serve_on_a_busy_port_says_so_without_a_traceback(tmp_path):
     assert result.exit_code == 1
     assert "Cannot listen on 127.0.0.1:" in result.output and "Traceback" not in result.output
     assert pt.exit_code == 1 and "Não foi possível escutar em 127.0.0.1:" in pt.output
+
+
+def test_workers_that_die_at_once_stop_serve_instead_of_looping(capfd):
+    """``--workers``: a worker that fails right after starting (a broken setting) is not
+    started again forever; after a few in a row ``truco serve`` stops and says so."""
+    import signal
+    import socket
+
+    import click
+    import pytest
+
+    from scorer import serve
+
+    def broken(_index):
+        raise RuntimeError("broken setting")
+
+    handlers = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    sock = socket.create_server(("127.0.0.1", 0))
+    try:
+        with pytest.raises(click.ClickException, match="stopped right after starting"):
+            serve.run_workers(2, sock, broken)
+    finally:
+        sock.close()
+        signal.signal(signal.SIGTERM, handlers[0])
+        signal.signal(signal.SIGINT, handlers[1])
+    assert "broken setting" in capfd.readouterr().err

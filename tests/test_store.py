@@ -1,6 +1,9 @@
-"""scorer.store: SQLite in WAL, version-guarded appends, Revanche series."""
+"""scorer.store on both backends (SQLite in WAL, PostgreSQL): version-guarded appends,
+Revanche series, hashed keys, copy and prune, database URLs."""
 
-import sqlite3
+import os
+import stat
+import threading
 
 import pytest
 
@@ -8,9 +11,10 @@ from scorer import store
 
 
 @pytest.fixture
-def db(tmp_path):
-    conn = store.connect(tmp_path / "store.sqlite3")
+def db(db_url):
+    conn = store.connect(db_url)
     store.init_db(conn)
+    conn.url = db_url
     yield conn
     conn.close()
 
@@ -22,8 +26,10 @@ def new(db, **kw):
 
 
 def test_wal_and_idempotent_schema(db):
-    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    if db.dialect == "sqlite":
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     store.init_db(db)  # twice is fine
+    assert store.schema_version(db) == len(store.MIGRATIONS)
 
 
 def test_create_and_get(db):
@@ -53,10 +59,10 @@ def test_append_guarded_by_version(db):
     assert store.get_match(db, row.id).score == (1, 0)
 
 
-def test_committed_for_another_connection(db, tmp_path):
+def test_committed_for_another_connection(db):
     row = new(db)
     store.append_action(db, row.id, 0, {"type": "undo"}, score=[0, 0], winner=None)
-    other = store.connect(tmp_path / "store.sqlite3")
+    other = store.connect(db.url)
     assert store.get_match(other, row.id).version == 1
     other.close()
 
@@ -81,7 +87,7 @@ def test_rematch_created_once_and_series_tally(db):
 
 
 def test_constraints(db):
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(store.IntegrityError):
         new(db, mano=2)
 
 
@@ -110,5 +116,170 @@ def test_defaults_without_series_or_players(db):
 
 
 def test_series_length_is_checked_by_the_database(db):
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(store.IntegrityError):
         new(db, best_of=4)
+    assert not db.in_transaction
+
+
+# ------------------------------------------------------------------ issue 12
+
+
+def test_the_database_refuses_a_second_action_at_one_place(db):
+    """The version guard is the database's: even a writer that skips the guarded
+    UPDATE cannot store two actions at one (match, seq)."""
+    row = new(db)
+    assert store.append_action(db, row.id, 0, {"type": "undo"}, score=[0, 0], winner=None)
+    with pytest.raises(store.IntegrityError):
+        with store.write(db):
+            db.execute("INSERT INTO action (match_id, seq, body, created) VALUES (:id, 0, '{}', 0)", {"id": row.id})
+    assert store.get_actions(db, row.id) == [{"type": "undo"}]
+
+
+def test_concurrent_appends_on_one_version_store_one(db):
+    """Eight connections append at the same version at once: exactly one is stored."""
+    row = new(db)
+    gate, results = threading.Barrier(8), []
+
+    def append(n):
+        conn = store.connect(db.url)
+        try:
+            gate.wait(timeout=10)
+            results.append(store.append_action(conn, row.id, 0, {"type": "trick", "winner": n % 2},
+                                               score=[0, 0], winner=None))
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=append, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(results) == [False] * 7 + [True]
+    assert len(store.get_actions(db, row.id)) == 1 and store.get_match(db, row.id).version == 1
+
+
+def test_edit_keys_are_stored_hashed(db):
+    row = new(db)
+    assert row.edit_key and row.key_hash == store.hash_key(row.edit_key) != row.edit_key
+    stored = db.execute("SELECT edit_key FROM match WHERE id = :id", {"id": row.id}).scalar_one()
+    assert stored == row.key_hash and row.edit_key not in stored
+    assert store.get_match(db, row.id).edit_key is None  # never read back
+
+
+def test_the_revanche_keeps_the_key(db):
+    row = new(db)
+    store.append_action(db, row.id, 0, {"type": "adjust"}, score=[12, 3], winner=0)
+    assert store.create_rematch(db, row.id).key_hash == row.key_hash
+
+
+def test_revanche_after_an_undo_in_between_is_refused(db):
+    """The Revanche's link is guarded like an append: no winner any more, no Revanche."""
+    row = new(db)
+    store.append_action(db, row.id, 0, {"type": "adjust"}, score=[12, 3], winner=0)
+    store.append_action(db, row.id, 1, {"type": "undo"}, score=[0, 0], winner=None)
+    with pytest.raises(store.RuleError):
+        store.create_rematch(db, row.id)
+    assert store.series_games(db, row.series) == 1
+
+
+def test_copy_keeps_everything(db, tmp_path):
+    row = new(db, best_of=3, players=[["Ana", "Beto"], ["Caio", "Duda"]])
+    for v in range(3):
+        store.append_action(db, row.id, v, {"type": "trick", "winner": v % 2}, score=[v, 0], winner=None)
+    other = store.connect(tmp_path / "copy.sqlite3")
+    store.init_db(other)
+    assert store.copy_match(db, other, row.id) is True
+    assert store.copy_match(db, other, row.id) is False  # already there: nothing written
+    assert store.get_match(other, row.id) == store.get_match(db, row.id)
+    assert store.get_actions(other, row.id) == store.get_actions(db, row.id)
+    other.close()
+
+
+def test_prune_deletes_idle_series_whole(db):
+    old, fresh = new(db), new(db)
+    store.append_action(db, old.id, 0, {"type": "adjust"}, score=[12, 0], winner=0)
+    rematch = store.create_rematch(db, old.id)
+    day = 86400
+    db.execute("UPDATE match SET updated = :t WHERE id IN (:a, :b)", {"t": old.updated - 200 * day, "a": old.id,
+                                                                       "b": rematch.id})
+    assert store.prune(db, 180 * day, dry_run=True) == [old.id, rematch.id]
+    assert store.get_match(db, old.id) is not None  # a dry run deletes nothing
+    assert store.prune(db, 180 * day) == [old.id, rematch.id]
+    assert store.get_match(db, old.id) is None and store.get_actions(db, old.id) == []
+    assert store.get_match(db, fresh.id) is not None
+    assert store.prune(db, 180 * day) == []
+
+
+def test_a_series_with_a_recent_game_is_kept_whole(db):
+    old = new(db)
+    store.append_action(db, old.id, 0, {"type": "adjust"}, score=[12, 0], winner=0)
+    store.create_rematch(db, old.id)
+    db.execute("UPDATE match SET updated = 0 WHERE id = :a", {"a": old.id})
+    assert store.prune(db, 86400) == []
+
+
+def test_a_new_sqlite_file_is_private(tmp_path):
+    path = tmp_path / "new" / "private.sqlite3"
+    conn = store.connect(path)
+    store.init_db(conn)
+    conn.close()
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    for suffix in ("-wal", "-shm"):
+        if os.path.exists(str(path) + suffix):
+            assert stat.S_IMODE(os.stat(str(path) + suffix).st_mode) & 0o077 == 0
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("postgresql://truco@db.example:5432/truco", "postgresql+psycopg://truco@db.example:5432/truco"),
+        ("postgres://u:secret@127.0.0.1/t", "postgresql+psycopg://u:secret@127.0.0.1/t"),
+        ("postgresql+psycopg://u@h/d", "postgresql+psycopg://u@h/d"),
+    ],
+)
+def test_database_urls_name_postgresql(given, expected):
+    assert store.database_url(given) == expected
+
+
+def test_database_urls_name_sqlite_files(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert store.database_url("t.sqlite3") == f"sqlite:///{tmp_path}/t.sqlite3"
+    assert store.database_url("sqlite:///t.sqlite3") == f"sqlite:///{tmp_path}/t.sqlite3"
+    assert store.database_url(f"sqlite:///{tmp_path}/x.db") == f"sqlite:///{tmp_path}/x.db"
+    assert store.database_url(None) == f"sqlite:///{tmp_path}/truco.sqlite3"
+    assert store.describe(store.database_url("postgresql://u:secret@h/d")) == "postgresql://u:***@h/d"
+
+
+@pytest.mark.parametrize("bad", ["mysql://u@h/d", "", "sqlite://", "sqlite:///:memory:"])
+def test_unsupported_databases_are_named(bad):
+    with pytest.raises(store.DatabaseURLError, match="postgresql://USER@HOST:PORT/DB"):
+        store.database_url(bad)
+
+
+def test_a_connection_lost_mid_write_fails_as_unavailable_and_the_next_one_works(pg_url, postgres):
+    db = store.connect(pg_url)
+    store.init_db(db)
+    row = new(db)
+    pid = db.execute("SELECT pg_backend_pid()").scalar_one()
+    postgres.admin(f"SELECT pg_terminate_backend({int(pid)})")
+    with pytest.raises(store.UNAVAILABLE):
+        store.append_action(db, row.id, 0, {"type": "undo"}, score=[0, 0], winner=None)
+    assert db.broken
+    with pytest.raises(store.OperationalError):
+        store.get_match(db, row.id)  # fails fast, never a half-used connection
+    db.invalidate()
+    again = store.connect(pg_url)  # the pool opens a fresh one
+    try:
+        assert store.append_action(again, row.id, 0, {"type": "undo"}, score=[0, 0], winner=None)
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize(("ci", "outcome"), [("true", pytest.fail.Exception), ("", pytest.skip.Exception)])
+def test_missing_postgresql_skips_only_outside_ci(monkeypatch, tmp_path, ci, outcome):
+    import pg_cluster
+
+    monkeypatch.setattr(pg_cluster, "BIN", tmp_path / "no-postgresql")
+    monkeypatch.setenv("CI", ci)
+    with pytest.raises(outcome):
+        pg_cluster.require()

@@ -9,8 +9,9 @@ from scorer.web import create_app
 
 
 @pytest.fixture
-def client(tmp_path):
-    return create_app({"TESTING": True, "DATABASE": tmp_path / "api.sqlite3"}).test_client()
+def client(db_url):
+    """On both backends: a SQLite file and PostgreSQL (issue 12)."""
+    return create_app({"TESTING": True, "DATABASE": db_url}).test_client()
 
 
 def create(client, **body):

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Flask, current_app, request
 
-from scorer.web import db, i18n
+from scorer.web import db, i18n, security
 from scorer.web.engine import MatchService
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -152,6 +152,7 @@ def default_config(app: Flask) -> dict[str, Any]:
         "PUBLIC_URL": None,
         "SHARE_LAN": True,
         "MATCH_CACHE_SIZE": 1024,
+        "MATCH_CACHE_ACTIONS": 100_000,
         "LANGUAGES": i18n.LANGUAGES,
         "BABEL_DEFAULT_LOCALE": "pt_BR",
         "BABEL_TRANSLATION_DIRECTORIES": str(PACKAGE_DIR / "translations"),
@@ -193,14 +194,19 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     ``config`` (a mapping: ``truco serve``'s settings, or a test's) overrides the defaults,
     e.g. ``{"TESTING": True, "DATABASE": tmp_path / "t.sqlite3"}``. Settings: ``DATABASE``
-    (SQLite file path; default ``instance/truco.sqlite3``), ``PUBLIC_URL`` (base URL put in
-    share links and QR codes; default: the URL the request came in on, or the machine's LAN
-    address when that was a loopback name and ``SHARE_LAN`` is true, as it is unless
-    ``truco serve`` listens on one specific address), ``MATCH_CACHE_SIZE``
-    (replayed matches kept in memory), ``MAX_CONTENT_LENGTH`` (bytes of a request body;
+    (a SQLite file path, ``sqlite:///PATH`` or ``postgresql://USER@HOST:PORT/DB``, see
+    :func:`scorer.store.database_url`; default ``instance/truco.sqlite3``), ``PUBLIC_URL``
+    (base URL put in share links and QR codes; default: the URL the request came in on, or
+    the machine's LAN address when that was a loopback name and ``SHARE_LAN`` is true, as it
+    is unless ``truco serve`` listens on one specific address; ``https://`` makes cookies
+    ``Secure`` and adds HSTS), ``MATCH_CACHE_SIZE`` and ``MATCH_CACHE_ACTIONS`` (replayed
+    matches kept in memory, and the actions they may hold together), ``MAX_CONTENT_LENGTH`` (bytes of a request body;
     more is a 413), ``MAX_ACTIONS`` (actions one match can hold; a real one has a few
     hundred), ``GHOST_TAP_SECONDS`` (a tap on a board shown less than this long ago is taken
-    for the second half of a double tap and not recorded; 0 turns the guard off).
+    for the second half of a double tap and not recorded; 0 turns the guard off), and
+    the protections of :mod:`scorer.web.security` (``RATE_LIMITS``,
+    ``RATELIMIT_STORAGE_URI``, ``RATELIMIT_ENABLED``, ``PROXY_ADDRESSES``, ``PROXY_HOPS``,
+    ``TRUSTED_HOSTS``).
     """
     app = Flask(
         __name__,
@@ -211,13 +217,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(default_config(app))
     if config is not None:
         app.config.update(config)
-    app.config["DATABASE"] = str(app.config["DATABASE"])
+    app.config["DATABASE"] = os.fspath(app.config["DATABASE"])
 
     db.init_app(app)
     i18n.init_app(app)
     init_compression(app)
     init_static_versions(app)
-    app.extensions["truco_matches"] = MatchService(app.config["MATCH_CACHE_SIZE"], app.config["MAX_ACTIONS"])
+    app.extensions["truco_matches"] = MatchService(
+        app.config["MATCH_CACHE_SIZE"], app.config["MAX_ACTIONS"], app.config["MATCH_CACHE_ACTIONS"]
+    )
     register_views(app)
+    security.init_app(app)
     init_security_headers(app)
     return app

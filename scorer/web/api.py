@@ -51,9 +51,16 @@ def create_match():
 
 @bp.get("/matches/<match_id>")
 def get_match(match_id: str):
-    """The match's state (the engine's state JSON plus ``id`` and ``version``)."""
+    """The match's state (the engine's state JSON plus ``id`` and ``version``);
+    ``?log_limit=N`` keeps only the newest N log entries (the whole log otherwise).
+
+    :raise 422: ``log_limit`` is not a whole number from 1 up.
+    """
     row = get_match_or_404(match_id)
-    return jsonify(service().state(get_db(), row, translator()))
+    limit = request.args.get("log_limit")
+    if limit is not None and not (limit.isdigit() and 0 < len(limit) < 7 and int(limit) > 0):
+        abort(422, gettext("log_limit must be a whole number from 1 up."))
+    return jsonify(service().state(get_db(), row, translator(), log_limit=None if limit is None else int(limit)))
 
 
 @bp.post("/matches/<match_id>/actions")

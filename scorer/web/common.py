@@ -38,12 +38,18 @@ def get_match_or_404(match_id: str) -> store.MatchRow:
     return row
 
 
+def key_fits(row: store.MatchRow, key: str | None) -> bool:
+    """Whether ``key`` is the match's edit key: its hash compared with the stored hash
+    in constant time."""
+    return bool(key) and hmac.compare_digest(store.hash_key(key).encode(), row.key_hash.encode())
+
+
 def check_key(row: store.MatchRow, key: str | None) -> None:
-    """Compare ``key`` with the match's edit key in constant time.
+    """Compare ``key`` with the match's edit key (:func:`key_fits`).
 
     :raise 403: the key is missing or wrong.
     """
-    if not key or not hmac.compare_digest(key.encode(), row.edit_key.encode()):
+    if not key_fits(row, key):
         abort(403, gettext("This link cannot change the match: the edit key is missing or wrong."))
 
 

@@ -10,15 +10,22 @@ A match's state is a fold over its stored actions. Replaying a long match on eve
 request would make an action's cost grow with the match, so :class:`MatchService`
 keeps the last few :class:`~scorer.match.Match` objects, each at the version it was
 built to; on a request it applies only the actions stored since then (normally none,
-or the one another phone just added). One lock serialises use of the cached objects,
-since the engine's objects are mutable and waitress serves from several threads.
+or the one another phone, or another server process, just added). The cache never
+answers on its own: every request reads the match row first (one primary-key read)
+and the cached object is brought to that stored version, so several app servers on
+one database always agree.
+
+The cache is bounded by matches (``size``) and by the actions they hold together
+(``max_cached_actions``: a 5,000-action match is megabytes), least recently used out
+first. The engine's objects are mutable and waitress serves from several threads, so
+each match has its own lock (one of a fixed set of striped locks): a long read of one
+match never holds up another table's action.
 
 (The module keeps its old name, ``engine``, until the folder layout of issue 10 moves it.)
 """
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -34,6 +41,8 @@ from scorer.schema import State, normalize_action
 APPLIED, DUPLICATE, STALE = "applied", "duplicate", "stale"
 #: The ``format`` field of an export; bump the number if the shape ever changes.
 EXPORT_FORMAT = "truco-scorer-match/1"
+#: Locks the matches share (a match's lock is chosen by its id's hash).
+LOCK_STRIPES = 64
 
 
 class ActResult(tuple):
@@ -56,31 +65,67 @@ class ActResult(tuple):
 
 class MatchService:
     """The operations on stored matches, over replayed matches cached by id (at most
-    ``size``); a match holds at most ``max_actions`` actions."""
+    ``size`` matches and ``max_cached_actions`` actions in all; ``cached_actions`` is what
+    it holds now); a match holds at most ``max_actions`` actions."""
 
-    def __init__(self, size: int = 1024, max_actions: int = 5000) -> None:
+    def __init__(self, size: int = 1024, max_actions: int = 5000, max_cached_actions: int = 100_000) -> None:
         self.size = max(1, int(size))
         self.max_actions = int(max_actions)
+        self.max_cached_actions = max(1, int(max_cached_actions))
         self._cache: OrderedDict[str, Match] = OrderedDict()
-        self._lock = threading.RLock()
+        self._held: dict[str, int] = {}  # actions held per cached match
+        self.cached_actions = 0
+        self._cache_lock = threading.Lock()  # the dict itself; held for microseconds
+        self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
         #: Called as ``listener(db, row)`` after every stored action (tournaments, issue 11).
-        self.listeners: list[Callable[[sqlite3.Connection, store.MatchRow], None]] = []
+        self.listeners: list[Callable[[store.Database, store.MatchRow], None]] = []
 
-    def _match(self, db: sqlite3.Connection, row: store.MatchRow) -> Match:
-        """The Match for ``row`` at ``row.version`` (lock held by the caller)."""
-        m = self._cache.get(row.id)
+    def lock(self, match_id: str) -> threading.RLock:
+        """The lock of one match (shared by the matches whose ids hash alike)."""
+        return self._locks[hash(match_id) % LOCK_STRIPES]
+
+    def _remember(self, match_id: str, m: Match | None) -> None:
+        """Put ``m`` in the cache as the most recent (None: forget the match), then
+        drop the least recently used past ``size`` matches or ``max_cached_actions``."""
+        with self._cache_lock:
+            self.cached_actions -= self._held.pop(match_id, 0)
+            self._cache.pop(match_id, None)
+            if m is None:
+                return
+            self._cache[match_id] = m
+            self._held[match_id] = len(m.actions)
+            self.cached_actions += len(m.actions)
+            while len(self._cache) > 1 and (
+                len(self._cache) > self.size or self.cached_actions > self.max_cached_actions
+            ):
+                old, _m = self._cache.popitem(last=False)
+                self.cached_actions -= self._held.pop(old, 0)
+
+    def _cached(self, match_id: str) -> Match | None:
+        """The cached Match of ``match_id``, at whatever version it was left, or None."""
+        with self._cache_lock:
+            return self._cache.get(match_id)
+
+    def _match(self, db: store.Database, row: store.MatchRow) -> Match:
+        """The Match exactly at ``row.version`` (the match's lock held by the caller).
+
+        Another process may append between the read of ``row`` and this one, so the
+        actions read stop at ``row.version``: the object always agrees with the row the
+        request read (its version guard included). A cached object ahead of ``row``
+        (this row was read before another thread's action) is replayed afresh.
+        """
+        m = self._cached(row.id)
         if m is not None and m.version < row.version:
             try:
-                for action in store.get_actions(db, row.id, since=m.version):
+                for action in store.get_actions(db, row.id, since=m.version, until=row.version):
                     m.apply(action)
             except RuleError:
                 m = None
+        elif m is not None and m.version > row.version:
+            m = None
         if m is None or m.version != row.version:
-            m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, row.id))
-        self._cache[row.id] = m
-        self._cache.move_to_end(row.id)
-        while len(self._cache) > self.size:
-            self._cache.popitem(last=False)
+            m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, row.id, until=row.version))
+        self._remember(row.id, m)
         return m
 
     @staticmethod
@@ -94,19 +139,19 @@ class MatchService:
 
     def state(
         self,
-        db: sqlite3.Connection,
+        db: store.Database,
         row: store.MatchRow,
         translate: Callable[[str], str] | None = None,
         log_limit: int | None = None,
     ) -> dict[str, Any]:
         """The engine's state of the stored match, plus ``id`` and ``version``
         (``log_limit``: only the newest log entries, for pages)."""
-        with self._lock:
+        with self.lock(row.id):
             return self._state(self._match(db, row), row, translate, log_limit)
 
     def act(
         self,
-        db: sqlite3.Connection,
+        db: store.Database,
         match: str | store.MatchRow,
         action: dict[str, Any],
         version: int,
@@ -134,7 +179,7 @@ class MatchService:
             there); nothing stored.
         :raise LookupError: the match does not exist.
         """
-        with self._lock:
+        with self.lock(match if isinstance(match, str) else match.id):
             result = self._act_locked(db, match, action, version, translate, log_limit, with_state)
         # --- hook (issue 11): a stored action may end a tournament match; listeners advance it.
         for listener in self.listeners:
@@ -142,7 +187,7 @@ class MatchService:
         return result
 
     def _act_locked(self, db, match, action, version, translate, log_limit, with_state) -> ActResult:
-        """:meth:`act`'s work, under the service's lock (same arguments and errors)."""
+        """:meth:`act`'s work, under the match's lock (same arguments and errors)."""
         def answer(outcome: str, m: Match, row: store.MatchRow) -> ActResult:
             return ActResult(outcome, self._state(m, row, translate, log_limit) if with_state else None, row)
 
@@ -158,24 +203,29 @@ class MatchService:
         m.apply(action)  # raises RuleError, m unchanged
         # An Undo is stored only while no Revanche exists (checked again in the write:
         # another phone may start the Revanche right now).
-        if store.append_action(db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo):
+        try:
+            stored = store.append_action(db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo)
+        except BaseException:
+            self._remember(row.id, None)  # our copy is ahead of the database
+            raise
+        if stored:
             return answer(APPLIED, m, replace(row, version=m.version, score=m.score, winner=m.winner))
         # Another process got there first: forget our copy and report.
-        self._cache.pop(row.id, None)
+        self._remember(row.id, None)
         row = self._current(db, row.id)
         m = self._match(db, row)
         if undo:
             check_undo(row)
         return answer(STALE, m, row)
 
-    def _current(self, db: sqlite3.Connection, match: str | store.MatchRow) -> store.MatchRow:
+    def _current(self, db: store.Database, match: str | store.MatchRow) -> store.MatchRow:
         """``match`` as stored: the row given, unless it is an id or older than the
         version this process has already replayed (lock held by the caller).
 
         :raise LookupError: the match does not exist.
         """
         if isinstance(match, store.MatchRow):
-            cached = self._cache.get(match.id)
+            cached = self._cached(match.id)
             if cached is None or cached.version <= match.version:
                 return match
             match = match.id
@@ -185,7 +235,7 @@ class MatchService:
         return row
 
     @staticmethod
-    def _stale_or_duplicate(db: sqlite3.Connection, row: store.MatchRow, action: dict[str, Any], version: int) -> str:
+    def _stale_or_duplicate(db: store.Database, row: store.MatchRow, action: dict[str, Any], version: int) -> str:
         """``DUPLICATE`` when ``action`` is the one just stored on ``version``, else ``STALE``."""
         if version == row.version - 1 and store.get_action(db, row.id, version) == action:
             return DUPLICATE
@@ -211,17 +261,17 @@ class MatchService:
     # ------------------------------------------------- the other operations on a match
 
     @staticmethod
-    def get(db: sqlite3.Connection, match_id: str) -> store.MatchRow | None:
+    def get(db: store.Database, match_id: str) -> store.MatchRow | None:
         """The stored match ``match_id``, or None."""
         return store.get_match(db, match_id)
 
     @staticmethod
-    def recent(db: sqlite3.Connection, match_ids: list[str]) -> list[store.MatchRow]:
+    def recent(db: store.Database, match_ids: list[str]) -> list[store.MatchRow]:
         """The stored matches among ``match_ids`` (a phone's recent matches)."""
         return store.get_matches(db, match_ids)
 
     def create(
-        self, db: sqlite3.Connection, *, variant: str, options: dict[str, Any], names: list[str], mano: int,
+        self, db: store.Database, *, variant: str, options: dict[str, Any], names: list[str], mano: int,
         best_of: int = 1, players: list[list[str]] | None = None,
     ) -> store.MatchRow:
         """Store a new match (options filled in with the variant's defaults).
@@ -232,14 +282,14 @@ class MatchService:
         return store.create_match(db, variant=variant, options=m.options, names=names, mano=mano,
                                   best_of=best_of, players=players)
 
-    def last_action(self, db: sqlite3.Connection, row: store.MatchRow) -> dict[str, Any] | None:
+    def last_action(self, db: store.Database, row: store.MatchRow) -> dict[str, Any] | None:
         """The newest stored action (an undo included), or None for a new match."""
-        with self._lock:
+        with self.lock(row.id):
             actions = self._match(db, row).actions
             return actions[-1] if actions else None
 
     @staticmethod
-    def series(db: sqlite3.Connection, row: store.MatchRow) -> series.SeriesStatus | None:
+    def series(db: store.Database, row: store.MatchRow) -> series.SeriesStatus | None:
         """Where the match's Revanche series stands; None for a lone game (best of 1, no
         Revanche played yet)."""
         if row.best_of == 1 and row.series == row.id:
@@ -260,7 +310,7 @@ class MatchService:
         games = store.series_games(db, row.series) - len(later)
         return series.series_status(wins, row.best_of, games)
 
-    def rematch(self, db: sqlite3.Connection, row: store.MatchRow) -> store.MatchRow:
+    def rematch(self, db: store.Database, row: store.MatchRow) -> store.MatchRow:
         """Start the Revanche of a finished match once (same settings, series kept; a new
         series of the same length once this one is decided), or the one already started.
 
@@ -270,12 +320,12 @@ class MatchService:
         return store.create_rematch(db, row.id, new_series=bool(status and status.decided))
 
     @staticmethod
-    def rename(db: sqlite3.Connection, row: store.MatchRow, names: list[str]) -> store.MatchRow:
+    def rename(db: store.Database, row: store.MatchRow, names: list[str]) -> store.MatchRow:
         """Rename the two sides; the renamed match."""
         return store.rename_match(db, row.id, names)
 
     @staticmethod
-    def export(db: sqlite3.Connection, row: store.MatchRow) -> dict[str, Any]:
+    def export(db: store.Database, row: store.MatchRow) -> dict[str, Any]:
         """The export of a stored match (``format``, ``variant``, ``options``, ``mano``,
         ``names``, ``best_of`` (the Revanche series' length), ``players`` (None, or each
         side's players in their order of play), ``actions``, plus ``score`` and ``winner``
@@ -294,7 +344,7 @@ class MatchService:
         }
 
     def import_match(
-        self, db: sqlite3.Connection, *, variant: str, options: dict[str, Any], names: list[str], mano: int,
+        self, db: store.Database, *, variant: str, options: dict[str, Any], names: list[str], mano: int,
         actions: list[Any], best_of: int = 1, players: list[list[str]] | None = None,
     ) -> store.MatchRow:
         """Store a new match rebuilt from an export's settings and actions (same state, its

@@ -90,11 +90,15 @@ def recent_matches() -> list[tuple[str, str]]:
     return out[:RECENT_MAX]
 
 
-def remember(response, settings: dict[str, Any] | None, row: store.MatchRow) -> None:
-    """Set this phone's cookies: the last settings (if given) and the recent matches."""
+def remember(response, settings: dict[str, Any] | None, row: store.MatchRow, key: str | None = None) -> None:
+    """Set this phone's cookies: the last settings (if given) and the recent matches
+    (``row``'s id with its edit ``key``, which the database does not keep)."""
     if settings is not None:
         response.set_cookie(LAST_COOKIE, _b64(settings), max_age=COOKIE_AGE, samesite="Lax", httponly=True)
-    recent = [(row.id, row.edit_key)] + [r for r in recent_matches() if r[0] != row.id]
+    key = key or row.edit_key  # the key the phone used; a row just created carries its own
+    if not key:
+        return
+    recent = [(row.id, key)] + [r for r in recent_matches() if r[0] != row.id]
     value = ".".join(f"{i}:{k}" for i, k in recent[:RECENT_MAX])
     response.set_cookie(RECENT_COOKIE, value, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
 

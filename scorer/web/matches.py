@@ -24,7 +24,9 @@ from flask_babel import gettext
 from scorer import store
 from scorer.errors import RuleError
 from scorer.web import board, forms, qr
-from scorer.web.common import check_key, get_match_or_404, is_htmx, public_base, service, share_base, shortened_note
+from scorer.web.common import (
+    check_key, get_match_or_404, is_htmx, key_fits, public_base, service, share_base, shortened_note,
+)
 from scorer.web.db import get_db
 from scorer.web.engine import APPLIED, DUPLICATE, STALE, check_undo
 from scorer.web.i18n import default_names, translate, translator
@@ -43,7 +45,13 @@ def rematch_url(row: store.MatchRow, key: str | None) -> str | None:
     if key is None:
         return url_for("matches.watch", match_id=row.rematch)
     new = service().get(get_db(), row.rematch)
-    return url_for("matches.scoreboard", match_id=new.id, key=new.edit_key) if new else None
+    if new is None:
+        return None
+    # A Revanche keeps its match's key; one made before keys were hashed has its own,
+    # which this phone may not have: it then goes to the watch page.
+    if key_fits(new, key):
+        return url_for("matches.scoreboard", match_id=new.id, key=key)
+    return url_for("matches.watch", match_id=new.id)
 
 
 def board_context(row: store.MatchRow, *, key: str | None, message: str | None = None) -> dict[str, Any]:
@@ -113,7 +121,7 @@ def create():
         return render_template("matches/new.html", **ctx), 422
     note = {"note": "shortened"} if shortened else {}
     response = redirect(url_for("matches.scoreboard", match_id=row.id, key=row.edit_key, **note), 303)
-    forms.remember(response, settings, row)
+    forms.remember(response, settings, row, row.edit_key)
     return response
 
 
@@ -126,7 +134,7 @@ def scoreboard(match_id: str, key: str):
     row = get_match_or_404(match_id)
     check_key(row, key)
     response = render_board(row, key=key, message=shortened_notice() or revanche_notice())
-    forms.remember(response, None, row)
+    forms.remember(response, None, row, key)
     return response
 
 
@@ -230,8 +238,10 @@ def revanche(match_id: str, key: str):
     except RuleError as e:
         row = service().get(get_db(), row.id)
         return render_board(row, key=key, message=e.render(translate, row.names), status=409)
-    response = redirect(url_for("matches.scoreboard", match_id=new_row.id, key=new_row.edit_key), 303)
-    forms.remember(response, None, new_row)
+    if not key_fits(new_row, key):  # a Revanche made before keys were hashed: its own key
+        return redirect(url_for("matches.watch", match_id=new_row.id), 303)
+    response = redirect(url_for("matches.scoreboard", match_id=new_row.id, key=key), 303)
+    forms.remember(response, None, new_row, key)
     return response
 
 

@@ -10,6 +10,9 @@ service calls after every stored action: a table's last point moves the tourname
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import logging
 import secrets
 import sqlite3
@@ -157,6 +160,14 @@ def table_for(t: core.Tournament, slot: core.Slot) -> int | None:
     return None
 
 
+def table_key(organizer_key: str, slot_id: str) -> str:
+    """The edit key of the matches a tournament slot plays (URL-safe text, 256 bits): an
+    HMAC of the slot with the organizer's key, so the organizer's pages can show each
+    table's link again while the database keeps only the hash of the key (issue 12)."""
+    digest = hmac.new(organizer_key.encode(), f"table:{slot_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
 def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView) -> tuple[str, str, int | None]:
     """Create the ordinary match of a slot whose teams are known; the claim to link it."""
     row = loaded.row
@@ -167,7 +178,8 @@ def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView) -> tuple[s
     if len(pa) == len(pb) and len(pa) in (2, 3):
         players = [list(pa), list(pb)]
     match = store.create_match(db, variant=row.variant, options=row.options, names=[row.teams[a], row.teams[b]],
-                               mano=0, best_of=sv.slot.best_of, players=players)
+                               mano=0, best_of=sv.slot.best_of, players=players,
+                               edit_key=table_key(row.organizer_key, sv.slot.id))
     return (sv.slot.id, match.id, table_for(loaded.t, sv.slot))
 
 

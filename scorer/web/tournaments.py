@@ -118,7 +118,8 @@ def describe(loaded: service.Loaded, *, organizer: bool = False) -> dict[str, An
             if live is not None:
                 game = store.get_match(get_db(), live.match_id)
                 if game is not None:
-                    match["edit_url"] = base + url_for("matches.scoreboard", match_id=game.id, key=game.edit_key)
+                    key = service.table_key(row.organizer_key, slot.id)
+                    match["edit_url"] = base + url_for("matches.scoreboard", match_id=game.id, key=key)
         stages.setdefault(slot.stage, {}).setdefault(slot.round, []).append(match)
 
     def rounds(stage: str) -> list[dict[str, Any]]:

@@ -81,9 +81,11 @@
   });
 
   /* Offline: say so, and grey the last score received instead of showing it as current. */
-  function setOnline(online, gone) {
+  function setOnline(online, gone, nodb) {
     var banner = document.getElementById("offline"), lost = document.getElementById("gone");
-    if (banner) banner.hidden = online || !!gone;
+    var away = document.getElementById("nodb");  /* 503: the scorekeeper is up, its database is not */
+    if (away) away.hidden = !nodb;
+    if (banner) banner.hidden = online || !!gone || !!nodb;
     if (lost) lost.hidden = !gone;
     root.classList.toggle("stale", !online);
   }
@@ -99,6 +101,7 @@
   document.addEventListener("htmx:responseError", function (e) {
     var status = e.detail.xhr ? e.detail.xhr.status : 0;
     if (status === 403 || status === 404 || status === 410) setOnline(false, true);
+    else if (status === 503) setOnline(false, false, true);
     else if (status >= 500) setOnline(false);
   });
 

@@ -1,0 +1,192 @@
+"""``python -m bench --only db``: the database figures of issue 12, in one run.
+
+Three configurations, one after the other, each on a fresh database: SQLite with one
+``truco serve`` process, PostgreSQL with one process, PostgreSQL with two
+(``--workers 2``). For each: the action p50/p99 while 400 phones poll, then the
+capacity search (the bench's table model, p99 < 100 ms). The app server and PostgreSQL
+share the server core; the load generators run on the other. Then the statements
+each request sends to the database (counted in-process with
+``scorer.store.STATEMENT_LISTENERS``, on both backends): an unchanged poll, a poll after
+another server's action, an action. PostgreSQL is a throwaway cluster made with
+Debian's ``initdb``/``pg_ctl`` (``tests/pg_cluster.py``), as the tests do.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench import server
+from bench.client import Client
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pg_cluster():
+    """tests/pg_cluster.py, loaded by path (the tests are not a package)."""
+    spec = importlib.util.spec_from_file_location("pg_cluster", ROOT / "tests" / "pg_cluster.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pin_cluster(cluster, cores: set[int]) -> None:
+    """Pin the postmaster (and so every backend it forks from now on) to ``cores``."""
+    pid = int((cluster.data / "postmaster.pid").read_text().split()[0])
+    for task in os.listdir(f"/proc/{pid}/task"):
+        os.sched_setaffinity(int(task), cores)
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        try:
+            os.sched_setaffinity(int(child), cores)
+        except OSError:
+            pass
+
+
+def statements(url: str) -> dict[str, int]:
+    """Statements sent to the database per request kind (BEGIN/COMMIT included)."""
+    from scorer import store
+    from scorer.web import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": url})
+    client = app.test_client()
+    seen: list[str] = []
+
+    def count(_db, statement):
+        seen.append(statement)
+
+    store.STATEMENT_LISTENERS.append(count)
+    hx = {"HX-Request": "true"}
+    try:
+        path = client.post("/matches", data={"variant": "paulista"}).headers["Location"]
+        match_id = path.split("/")[2]
+        adjust = json.dumps({"type": "adjust", "side": 0, "delta": 1})
+        client.post(path + "/actions", data={"action": adjust, "version": "0"}, headers=hx)
+        out = {}
+        seen.clear()
+        assert client.get(path + "/board?version=1&rematch=0", headers=hx).status_code == 204
+        out["unchanged_poll"] = len(seen)
+        other = store.connect(url)
+        store.append_action(other, match_id, 1, {"type": "adjust", "side": 1, "delta": 1}, score=(1, 1), winner=None)
+        other.close()
+        seen.clear()
+        assert client.get(path + "/board?version=1&rematch=0", headers=hx).status_code == 200
+        out["poll_after_other_servers_action"] = len(seen)
+        seen.clear()
+        assert client.post(path + "/actions", data={"action": adjust, "version": "2"}, headers=hx).status_code == 200
+        out["action"] = len(seen)
+        return out
+    finally:
+        store.STATEMENT_LISTENERS.remove(count)
+
+
+def cluster_cpu(cluster) -> float:
+    """CPU seconds used so far by the cluster's postmaster and every backend it forked."""
+    pid = int((cluster.data / "postmaster.pid").read_text().split()[0])
+    pids = [pid] + [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    return sum(server.cpu_seconds(p) for p in pids)
+
+
+#: The bench's table model per second: 4 phones polling every 2 s, one tap every 20 s,
+#: after which the other 3 phones fetch the new board (a changed poll) once.
+MODEL = {"unchanged_poll": 2.0 - 3 * 0.05, "changed_poll": 3 * 0.05, "action": 0.05}
+
+
+def cpu_costs(url: str | None, cluster=None, n: int = 300) -> dict[str, Any]:
+    """CPU per request kind (``time.process_time`` in this process: the app's work alone,
+    whatever else the machine runs) and, on PostgreSQL, the cluster's CPU for the same
+    requests; then CPU per table-second under :data:`MODEL` and the tables one core
+    would hold at 100 %."""
+    from scorer.web import create_app
+
+    path_db = url or str(Path(tempfile.mkdtemp(prefix="truco-bench-cpu-")) / "cpu.sqlite3")
+    client = create_app({"TESTING": False, "DATABASE": path_db}).test_client()
+    hx = {"HX-Request": "true"}
+    adjust = [json.dumps({"type": "adjust", "side": 0, "delta": d}) for d in (1, -1)]
+    path = client.post("/matches", data={"variant": "paulista"}).headers["Location"]
+    version = 0
+
+    def act():
+        nonlocal version
+        r = client.post(path + "/actions", data={"action": adjust[version % 2], "version": str(version)}, headers=hx)
+        assert r.status_code == 200, r.status_code
+        version += 1
+
+    for _ in range(20):
+        act()
+    kinds = {
+        "unchanged_poll": lambda: client.get(f"{path}/board?version={version}&rematch=0", headers=hx),
+        "changed_poll": lambda: client.get(f"{path}/board?version={version - 1}&rematch=0", headers=hx),
+        "action": act,
+    }
+    out: dict[str, Any] = {}
+    for kind, call in kinds.items():
+        db0 = cluster_cpu(cluster) if cluster else 0.0
+        t0 = time.process_time()
+        for _ in range(n):
+            call()
+        app_us = (time.process_time() - t0) / n * 1e6
+        db_us = (cluster_cpu(cluster) - db0) / n * 1e6 if cluster else 0.0
+        out[kind] = {"app_us": round(app_us, 1), "db_us": round(db_us, 1)}
+    app = sum(MODEL[k] * out[k]["app_us"] for k in MODEL)
+    dbc = sum(MODEL[k] * out[k]["db_us"] for k in MODEL)
+    out["per_table_second"] = {"app_us": round(app, 1), "db_us": round(dbc, 1)}
+    out["tables_per_app_core"] = int(1e6 / app) if app else None
+    out["tables_per_db_core"] = int(1e6 / dbc) if dbc else None
+    return out
+
+
+def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: bool = False) -> dict[str, Any]:
+    """Every configuration's figures (see the module docstring)."""
+    server_cores, client_cores = server.cores()
+    pg = pg_cluster()
+    if not pg.available():
+        raise RuntimeError(f"PostgreSQL binaries missing in {pg.BIN} (apt-get install -y postgresql)")
+    cluster = pg.Cluster()
+    pin_cluster(cluster, server_cores)
+    results: dict[str, Any] = {"configs": {}}
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix="truco-bench-db-"))
+        results["statements"] = {"sqlite": statements(str(tmp / "count.sqlite3")),
+                                 "postgresql": statements(cluster.create_database())}
+        say(clock, "CPU per request, in process (SQLite, PostgreSQL)")
+        results["cpu"] = {"sqlite": cpu_costs(None), "postgresql": cpu_costs(cluster.create_database(), cluster)}
+        configs = [("sqlite, 1 process", None, ()), ("postgresql, 1 process", "pg", ()),
+                   ("postgresql, 2 processes", "pg", ("--workers", "2"))]
+        for n, (name, db, args) in enumerate(configs):
+            url = cluster.create_database() if db == "pg" else None
+            srv = server.start(server_cores, db=url, args=args)
+            client = Client(srv.base)
+            try:
+                say(clock, f"{name}: 100 tables, action under 400 polling phones")
+                tables = [client.create_match() for _ in range(100)]
+                r: dict[str, Any] = {"action_under_polls": measure_action_under_polls(
+                    srv, client_cores, client, tables, 1, 2.0 if quick else 3.0)}
+                share = clock.left() / (len(configs) - n)
+                say(clock, f"{name}: capacity search ({share:.0f} s)")
+                pool = [{"id": t.id, "key": t.key, "version": t.version, "taps": 0} for t in tables]
+                r["capacity"] = measure_capacity(srv, client_cores, client, pool, Clock(share), reserve=1.0,
+                                                 window_s=1.5 if quick else 2.0, windows=3)
+                results["configs"][name] = r
+            finally:
+                client.close()
+                srv.stop()
+    finally:
+        from scorer import store
+
+        store.dispose_all()
+        cluster.destroy()
+    caps = {k: v["capacity"]["tables"] for k, v in results["configs"].items()}
+    sqlite_tables = caps.get("sqlite, 1 process") or 0
+    pg1, pg2 = caps.get("postgresql, 1 process") or 0, caps.get("postgresql, 2 processes") or 0
+    results["targets"] = {
+        "pg1_vs_sqlite": round(pg1 / sqlite_tables, 2) if sqlite_tables else None,
+        "pg1_at_least_0.7x_sqlite": bool(sqlite_tables) and pg1 >= 0.7 * sqlite_tables,
+        "pg2_more_than_pg1": pg2 > pg1,
+    }
+    results["started"] = time.strftime("%Y-%m-%d %H:%M:%S")
+    return results

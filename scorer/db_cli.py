@@ -1,0 +1,107 @@
+"""``truco db``: copy every match between databases, and prune idle ones.
+
+``truco db copy --from SOURCE --to TARGET`` copies matches (settings, key hashes, series,
+players, every action) from one database to another, SQLite to PostgreSQL or back,
+keeping their ids, so links and QR codes already shared keep working on the new one.
+Each copied match is replayed by the engine on the target and must reach the state
+replayed from the source and the score stored with it; the command reports the count.
+
+``truco db prune --db URL --idle-days N [--dry-run]`` deletes the matches of every
+Revanche series nothing happened in for N days (:func:`scorer.store.prune`).
+"""
+
+from __future__ import annotations
+
+import click
+
+from scorer import store
+from scorer.errors import TrucoError
+from scorer.match import Match
+from scorer.serve import DEFAULT_DB, database_setting
+
+
+def _open(value: str, option: str) -> store.Database:
+    """Connect to and migrate a database named on the command line.
+
+    :raise click.ClickException: it cannot be reached.
+    """
+    database = database_setting(value)
+    try:
+        db = store.connect(database)
+        store.init_db(db)
+    except store.UNAVAILABLE as error:
+        reason = str(getattr(error, "orig", error)).strip().splitlines()[0]
+        raise click.ClickException(f"Cannot reach {option} {store.describe(store.database_url(database))}: {reason}") from None
+    return db
+
+
+def replayed(db: store.Database, match_id: str) -> tuple[tuple[int, int], int | None, int]:
+    """``(score, winner, version)`` of a stored match as the engine replays it.
+
+    :raise TrucoError: a stored action the engine refuses.
+    """
+    row = store.get_match(db, match_id)
+    m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, match_id))
+    state = m.state()
+    return tuple(state["score"]), state["winner"], m.version
+
+
+@click.group("db")
+def db_group() -> None:
+    """Copy matches between databases (SQLite, PostgreSQL) and prune idle ones."""
+
+
+@db_group.command("copy")
+@click.option("--from", "source", required=True, help="Database to copy from: a SQLite path or URL, or postgresql://...")
+@click.option("--to", "target", required=True, help="Database to copy into (created or upgraded first).")
+def copy_command(source: str, target: str) -> None:
+    """Copy every match from SOURCE to TARGET and check each replays to the same state.
+
+    Matches already in TARGET (same id) are left as they are and counted apart. Exits
+    with status 1 if a copied match does not replay to its source's state.
+    """
+    if store.database_url(database_setting(source)) == store.database_url(database_setting(target)):
+        raise click.BadParameter("--from and --to name the same database", param_hint="--to")
+    src, dst = _open(source, "--from"), _open(target, "--to")
+    copied = skipped = 0
+    wrong: list[str] = []
+    try:
+        for match_id in store.match_ids(src):
+            if not store.copy_match(src, dst, match_id):
+                skipped += 1
+                continue
+            copied += 1
+            row = store.get_match(src, match_id)
+            try:
+                ok = replayed(dst, match_id) == replayed(src, match_id) == (row.score, row.winner, row.version)
+            except TrucoError:
+                ok = False
+            if not ok:
+                wrong.append(match_id)
+    finally:
+        src.close()
+        dst.close()
+    click.echo(f"Copied {copied} matches ({skipped} already there) from {store.describe(store.database_url(database_setting(source)))}"
+               f" to {store.describe(store.database_url(database_setting(target)))}; "
+               f"{copied - len(wrong)} replay to the same state.")
+    if wrong:
+        raise click.ClickException(f"{len(wrong)} copied matches replay differently: {', '.join(wrong)}")
+
+
+@db_group.command("prune")
+@click.option("--db", "db_path", default=DEFAULT_DB, show_default=True, envvar="TRUCO_DB",
+              help="The database: SQLite path or URL, or postgresql://... (also TRUCO_DB).")
+@click.option("--idle-days", required=True, type=click.IntRange(1, 36500),
+              help="Delete the matches of every Revanche series idle at least this many days.")
+@click.option("--dry-run", is_flag=True, help="Only say what would be deleted.")
+def prune_command(db_path: str, idle_days: int, dry_run: bool) -> None:
+    """Delete idle matches, finished or abandoned (a whole series at a time)."""
+    db = _open(db_path, "--db")
+    try:
+        ids = store.prune(db, idle_days * 86400, dry_run=dry_run)
+    finally:
+        db.close()
+    verb = "Would delete" if dry_run else "Deleted"
+    click.echo(f"{verb} {len(ids)} matches idle for {idle_days} days or more.")
+    for match_id in ids if dry_run else ():
+        click.echo(f"  {match_id}")

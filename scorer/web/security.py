@@ -1,0 +1,193 @@
+"""What a public instance needs against strangers: rate limits, trusted proxies,
+https-only cookies and HSTS, Host checking and refusing cross-site posts.
+
+- **Rate limits** (Flask-Limiter) per client address on creating matches (page form
+  and API share one budget), importing, recording (actions, renames, Revanche) and the
+  heavy reads (whole state JSON, export, CSV). A client over a limit gets 429 with
+  ``Retry-After`` and a message in its language. Counters live in this process
+  (``memory://``) unless ``RATELIMIT_STORAGE_URI`` names a shared store (Flask-Limiter's
+  ``redis://`` or ``memcached://``), which several app servers need for one budget. The
+  machine itself (loopback) is exempt while no ``PUBLIC_URL`` is set: the laptop at the
+  table, its tests and its bench.
+- **Proxies**: ``X-Forwarded-For``/``-Proto``/``-Host`` are believed (Werkzeug's
+  ``ProxyFix``) only on requests that come from an address in ``PROXY_ADDRESSES``.
+- **https**: with an ``https://`` ``PUBLIC_URL`` every cookie is ``Secure`` and every
+  response carries ``Strict-Transport-Security``; ``truco serve`` then also sets
+  ``TRUSTED_HOSTS`` to the public URL's host (Flask answers 400 to any other ``Host``).
+- **Cross-site posts**: a POST that a browser marks as coming from another site
+  (``Sec-Fetch-Site: cross-site``/``same-site``, or an ``Origin`` that is not this
+  site's) is refused with 403 before it changes anything.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from urllib.parse import urlsplit
+
+from flask import Flask, abort, current_app, jsonify, render_template, request
+from flask_babel import gettext
+from werkzeug.exceptions import SecurityError
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from scorer.errors import N_
+
+#: Default limits per client address (Flask-Limiter's notation; ``;`` separates several).
+#: Generous for a bar where every phone shares one public address: 100 tables tapping
+#: every 20 s are 300 actions a minute.
+RATE_LIMITS = {
+    "create": "30/minute;300/hour",
+    "import": "10/minute;100/hour",
+    "action": "900/minute",
+    "read": "300/minute",
+}
+#: Which endpoints each limit covers (one budget shared by the endpoints of a kind).
+LIMITED = {
+    "create": ("matches.create", "api.create_match"),
+    "import": ("records.restore",),
+    "action": ("matches.act", "api.post_action", "records.rename", "matches.revanche"),
+    "read": ("api.get_match", "records.export", "records.log_csv"),
+}
+#: ``Strict-Transport-Security`` sent with an https public URL (a year).
+HSTS = "max-age=31536000"
+CROSS_SITE = N_("This request came from another site, so it was refused. Open the scorekeeper's own page and try there.")
+WRONG_HOST = N_("This server answers only at its public address.")
+TOO_MANY = N_("Too many requests from this device. Wait a moment (about {seconds} s) and try again.")
+
+
+class TrustedProxyFix:
+    """Werkzeug's :class:`ProxyFix` applied only to requests whose peer address is one of
+    ``proxies`` (addresses or networks, e.g. ``127.0.0.1`` or ``10.0.0.0/8``); anyone
+    else's ``X-Forwarded-*`` headers are ignored. ``hops``: proxies in front, each adding
+    one value to the headers."""
+
+    def __init__(self, wsgi_app, proxies: list[str], hops: int = 1) -> None:
+        self.app = wsgi_app
+        self.proxies = [ipaddress.ip_network(p, strict=False) for p in proxies]
+        self.fixed = ProxyFix(wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
+
+    def __call__(self, environ, start_response):
+        try:
+            peer = ipaddress.ip_address(environ.get("REMOTE_ADDR", ""))
+        except ValueError:
+            peer = None
+        if peer is not None and any(peer in net for net in self.proxies):
+            return self.fixed(environ, start_response)
+        return self.app(environ, start_response)
+
+
+def client_address() -> str:
+    """The client's address as the limits count it (after a trusted proxy's ``ProxyFix``)."""
+    return request.remote_addr or "unknown"
+
+
+def _exempt() -> bool:
+    if current_app.config.get("PUBLIC_URL"):
+        return False
+    try:
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+
+
+def init_rate_limits(app: Flask) -> None:
+    """Put the ``RATE_LIMITS`` (merged over :data:`RATE_LIMITS`) on their endpoints;
+    ``RATELIMIT_ENABLED`` False turns them off (Flask-Limiter's own setting)."""
+    from flask_limiter import Limiter
+    from flask_limiter.errors import RateLimitExceeded
+
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    limits = {**RATE_LIMITS, **(app.config.get("RATE_LIMITS") or {})}
+    limiter = Limiter(client_address, app=app)
+    limiter.request_filter(_exempt)
+    # Every limit here sits on its endpoints (the decorators below check them), and there
+    # are no default or application-wide limits: the extension's check before every
+    # request (every poll and static file too) would find nothing to do, at a cost
+    # comparable to a poll's database read. Take it off that path.
+    if limiter._check_request_limit in app.before_request_funcs.get(None, []):
+        app.before_request_funcs[None].remove(limiter._check_request_limit)
+    for kind, endpoints in LIMITED.items():
+        if not limits.get(kind):
+            continue
+        rule = limiter.shared_limit(limits[kind], scope=kind)
+        for endpoint in endpoints:
+            if endpoint in app.view_functions:
+                app.view_functions[endpoint] = rule(app.view_functions[endpoint])
+    app.extensions["truco_limiter"] = limiter
+
+    @app.errorhandler(RateLimitExceeded)
+    def too_many(e):
+        seconds = max(1, int(e.limit.limit.get_expiry() if e.limit else 60))
+        message = gettext(TOO_MANY).format(seconds=seconds)
+        if request.path.startswith("/api/"):
+            response = jsonify(error={"code": "too_many_requests", "message": message, "allowed": []})
+        else:
+            response = app.make_response(render_template("errors/error.html", code=429, message=message))
+        response.status_code = 429
+        return response
+
+
+def https_public_url(app: Flask) -> bool:
+    return urlsplit(app.config.get("PUBLIC_URL") or "").scheme == "https"
+
+
+def _same_site_origin(origin: str) -> bool:
+    """Whether an ``Origin`` header names this site (the Host asked for, or the public URL)."""
+    parts = urlsplit(origin)
+    if not parts.netloc:
+        return False
+    if parts.netloc == request.host:
+        return True
+    public = urlsplit(current_app.config.get("PUBLIC_URL") or "")
+    return bool(public.netloc) and (parts.scheme, parts.netloc) == (public.scheme, public.netloc)
+
+
+def refuse_cross_site() -> None:
+    """``before_request``: 403 for a state-changing request another site's page made.
+
+    Browsers say where a request comes from in ``Sec-Fetch-Site`` (``same-origin`` and
+    ``none``, typed or bookmarked, pass); older ones only in ``Origin``. Clients that send
+    neither (curl, the JSON API's scripts) are not browsers and pass: they carry the
+    edit key themselves.
+    """
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    site = request.headers.get("Sec-Fetch-Site")
+    origin = request.headers.get("Origin")
+    if site is not None:
+        refused = site not in ("same-origin", "none")
+    else:
+        refused = origin is not None and not _same_site_origin(origin)
+    if refused:
+        abort(403, gettext(CROSS_SITE))
+
+
+def init_app(app: Flask) -> None:
+    """Wire in the proxy fix, the cross-site check, https's cookie and HSTS rules and the
+    rate limits (see the module's docstring for the settings)."""
+    if app.config.get("PROXY_ADDRESSES"):
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, list(app.config["PROXY_ADDRESSES"]),
+                                       int(app.config.get("PROXY_HOPS", 1)))
+    secure = https_public_url(app)
+    app.config.setdefault("COOKIE_SECURE", secure)
+    app.config.setdefault("HSTS", secure)
+    app.before_request(refuse_cross_site)
+
+    @app.after_request
+    def https_only(response):
+        if app.config["HSTS"]:
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
+        if app.config["COOKIE_SECURE"]:
+            cookies = response.headers.getlist("Set-Cookie")
+            if cookies:
+                response.headers.remove("Set-Cookie")
+                for cookie in cookies:
+                    response.headers.add("Set-Cookie", cookie if "; Secure" in cookie else cookie + "; Secure")
+        return response
+
+    init_rate_limits(app)
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(_e):
+        # No URL can be built for a Host that is not trusted, so not the error page: text.
+        return gettext(WRONG_HOST), 400, {"Content-Type": "text/plain; charset=utf-8"}

@@ -1,0 +1,101 @@
+"""A throwaway PostgreSQL cluster for the tests: Debian's ``postgresql`` binaries
+(``initdb``, ``pg_ctl``) in a temporary folder, on a free 127.0.0.1 port.
+
+As root the cluster runs as the ``postgres`` OS user (PostgreSQL refuses to run as root):
+the folder is handed to it and every command goes through ``runuser -u postgres --``.
+Nothing listens beyond loopback; trust authentication, as the folder is private.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+BIN = Path(os.environ.get("TRUCO_PG_BIN", "/usr/lib/postgresql/15/bin"))
+
+
+def available() -> bool:
+    """Whether initdb and pg_ctl are installed."""
+    return (BIN / "initdb").is_file() and (BIN / "pg_ctl").is_file()
+
+
+def require() -> None:
+    """Skip the test when the binaries are missing; fail it instead under ``CI=true``
+    (``.ci/run`` installs them, so there a missing binary is a broken CI)."""
+    import pytest
+
+    if not available():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL binaries missing in {BIN} (CI installs the postgresql package)")
+        pytest.skip(f"PostgreSQL binaries missing in {BIN}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Cluster:
+    """One PostgreSQL server: ``url(name)``, ``create_database()``, ``stop()``,
+    ``start()``, ``restart()``, ``destroy()``."""
+
+    def __init__(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="truco-pg-"))
+        self.data = self.root / "data"
+        self.port = free_port()
+        self.as_root = os.geteuid() == 0
+        if self.as_root:
+            shutil.chown(self.root, "postgres", "postgres")
+            os.chmod(self.root, 0o700)
+        self._count = 0
+        self._run([str(BIN / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
+                   "-E", "UTF8", "--locale", "C", "--no-sync"])
+        self.start()
+
+    def _run(self, cmd: list[str], check: bool = True) -> subprocess.CompletedProcess:
+        if self.as_root:
+            cmd = ["runuser", "-u", "postgres", "--"] + cmd
+        return subprocess.run(cmd, check=check, capture_output=True, text=True, cwd=self.root, timeout=120)
+
+    def start(self) -> None:
+        """Start the server and wait until it accepts connections (pg_ctl -w)."""
+        options = f"-p {self.port} -h 127.0.0.1 -k {self.root} -c fsync=off -c max_connections=200"
+        done = self._run([str(BIN / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "log"),
+                          "-o", options, "-w", "-t", "60", "start"], check=False)
+        if done.returncode != 0:
+            log = (self.root / "log").read_text() if (self.root / "log").exists() else ""
+            raise RuntimeError(f"pg_ctl start failed: {done.stdout}{done.stderr}{log}")
+
+    def stop(self) -> None:
+        """Stop it (fast shutdown: connections are cut, committed work is kept)."""
+        self._run([str(BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop"], check=False)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def url(self, name: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+    def admin(self, sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(sql)
+
+    def create_database(self) -> str:
+        """A new empty database; its URL."""
+        self._count += 1
+        name = f"t{os.getpid()}_{self._count}_{int(time.time() * 1000) % 100000}"
+        self.admin(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def destroy(self) -> None:
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)

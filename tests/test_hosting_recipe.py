@@ -1,0 +1,87 @@
+"""README's "Hosting many tables" recipe, run as written (issue 12): its ``truco serve``
+line, on a throwaway PostgreSQL instead of the recipe's, and a stand-in for the https
+proxy on 127.0.0.1 that sends what the recipe tells the proxy to send."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from live_server import Client, Server
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def recipe_serve_line() -> tuple[dict[str, str], list[str]]:
+    """``(environment, arguments)`` of the recipe's ``truco serve`` line."""
+    section = README.split("## Hosting many tables", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+    line = next(ln for ln in block.splitlines() if " truco serve " in ln)
+    words = shlex.split(line)
+    env = dict(w.split("=", 1) for w in words[: words.index("truco")])
+    return env, words[words.index("serve") + 1:]
+
+
+def test_the_recipe_serves_behind_its_proxy(pg_url):
+    env, args = recipe_serve_line()
+    assert set(env) == {"TRUCO_DB"} and env["TRUCO_DB"].startswith("postgresql://")
+    public = args[args.index("--public-url") + 1]
+    host = public.split("://", 1)[1].rstrip("/")
+    # Same options, but our database and any free port (the Server helper gives its own
+    # --host 127.0.0.1 --port 0 --db).
+    options, words = [], iter(args)
+    for word in words:
+        if word in ("--host", "--port"):
+            next(words)
+        else:
+            options.append(word)
+    assert "--workers" in options and "--proxy" in options
+    server = Server(pg_url, args=options)
+    proxy = {"Host": host, "X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.20"}
+    try:
+        c = Client(server.port)
+        status, match, headers = c.request("POST", "/api/matches", {"variant": "paulista"}, proxy)
+        assert status == 201 and match["edit_url"].startswith(public.rstrip("/") + "/m/")
+        assert headers["Strict-Transport-Security"]
+        status, _page, headers = c.request("GET", f"/m/{match['id']}/{match['edit_key']}", headers=proxy)
+        assert status == 200 and "Secure" in headers["Set-Cookie"]
+        status, _body, _ = c.request("GET", "/", headers={**proxy, "Host": "elsewhere.example"})
+        assert status == 400  # only the public host is answered
+        c.close()
+    finally:
+        server.stop()
+
+
+def test_truco_db_names_the_database(tmp_path, monkeypatch):
+    import waitress
+    from click.testing import CliRunner
+
+    from scorer.cli import cli
+
+    seen = {}
+
+    class FakeServer:
+        effective_port = 8000
+
+        def run(self):
+            pass
+
+        def close(self):
+            pass
+
+    def create_server(app, **kw):
+        seen["app"] = app
+        return FakeServer()
+
+    monkeypatch.setattr(waitress, "create_server", create_server)
+    db = tmp_path / "from-env.sqlite3"
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--no-qr", "--retention-days", "0"],
+                                env={"TRUCO_DB": f"sqlite:///{db}"})
+    assert result.exit_code == 0, result.output
+    assert seen["app"].config["DATABASE"] == str(db) and db.exists()
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--no-qr", "--db", "mysql://u@h/d"])
+    assert result.exit_code == 2 and "postgresql://USER@HOST:PORT/DB" in result.output
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--no-qr", "--lang", "en", "--db",
+                                      "postgresql://nobody@127.0.0.1:1/x"])
+    assert result.exit_code == 1 and "Cannot reach the database postgresql://nobody@127.0.0.1:1/x" in result.output

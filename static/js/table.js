@@ -192,13 +192,18 @@
     if (inFlight) { queued.push({ slot: cell ? cell.id : null, action: button.dataset.action }); return; }
     send(button.form, before);
   }
+  /* Leaving the page (the Revanche form, a link): no poll may send it elsewhere meanwhile. */
+  var leaving = false;
+  window.addEventListener("beforeunload", function () { leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; });
+  document.addEventListener("htmx:beforeOnLoad", function (e) { if (leaving) e.preventDefault(); });
   function isBoard(e) { return e.detail.target && e.detail.target.id === "scoreboard"; }
   function isPoll(e) { return e.detail.requestConfig && e.detail.requestConfig.verb === "get"; }
   document.addEventListener("htmx:beforeRequest", function (e) {
     /* Before hx-disabled-elt takes the focus off the tapped button. */
     var board = document.getElementById("scoreboard");
     if (board && board.contains(document.activeElement)) focusWasOnBoard = true;
-    if (isBoard(e) && isPoll(e) && (inFlight || queued.length)) e.preventDefault();  /* no poll over a pending tap */
+    if (isBoard(e) && isPoll(e) && (inFlight || queued.length || leaving)) e.preventDefault();  /* no poll over a pending tap */
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
     var xhr = e.detail.xhr;

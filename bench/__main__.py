@@ -7,9 +7,12 @@ Chromium page weight and tap to screen, and last the capacity search, which gets
 time that is left. Prints a table and writes ``bench/results.json``.
 
 Options: ``--quick`` (shorter runs, for trying the bench out), ``--budget SECONDS``
-(default 170), ``--only browser`` (only the Chromium figures, page weight and tap to
-screen: prints them and leaves ``bench/results.json`` as it is), ``--only tournament``
-(a 64-team knockout played through the API, bench/tournament.py; printed only).
+(default 170), ``--only browser`` (only the Chromium figures: page weight, tap to screen,
+tap to screen beside the no-network floor page with and without 150 ms of latency, board
+heights per variant and state; prints them and writes ``bench/results-browser.json``,
+leaving ``bench/results.json`` as it is), ``--only db`` (SQLite vs PostgreSQL, one and two
+processes, bench/db.py), ``--only tournament`` (a 64-team knockout played through the API,
+bench/tournament.py; printed only).
 """
 
 from __future__ import annotations
@@ -343,14 +346,18 @@ def browser_figures(srv, client: Client, runs: int, clock: Clock) -> dict[str, A
     drive_to(client, tap_match, 6)
     out["tap"] = browser.tap_to_screen(srv.base, tap_match.page_path(), taps=50, throttle=4.0)
     say(clock, "Chromium: tap to screen beside the floor page, interleaved (4x CPU; then 150 ms latency)")
-    floor_match = client.create_match()
-    drive_to(client, floor_match, 6)
-    out["tap_floor"] = browser.tap_vs_floor(srv.base, floor_match.page_path(), taps=30, throttle=4.0)
-    out["tap_floor_latency"] = browser.tap_vs_floor(srv.base, floor_match.page_path(), taps=30, throttle=4.0,
-                                                    latency_ms=150)
+    for key, latency in (("tap_floor", 0), ("tap_floor_latency", 150)):
+        floor_match = client.create_match()  # one each: 30 taps, 15 a side, stay under 30
+        drive_to(client, floor_match, 6)
+        out[key] = browser.tap_vs_floor(srv.base, floor_match.page_path(), taps=30, throttle=4.0,
+                                        latency_ms=latency)
     say(clock, "Chromium: board heights at 360x640, every variant and state")
     out["board_heights"] = browser.board_heights(srv.base)
     return out
+
+
+#: Where ``--only browser`` writes its figures (results.json is the whole bench's).
+BROWSER_RESULTS = report.RESULTS.with_name("results-browser.json")
 
 
 def main_browser_only(args) -> int:
@@ -370,14 +377,18 @@ def main_browser_only(args) -> int:
     finally:
         client.close()
         srv.stop()
+    with open(BROWSER_RESULTS, "w") as f:  # kept apart from results.json, which --only leaves alone
+        json.dump(r, f, indent=1)
+    print(f"Written {BROWSER_RESULTS}.")
     w = r["page_weight"]
     for key in ("first_identity", "first_compressed", "second_compressed"):
         print(f"{key}: {w[key]['bytes']:,} B")
         for q in w[key]["requests"]:
             print(f"    {q['bytes']:7,}  {q['encoding'] or '-':4} {'sw ' if q['sw'] else '   '}{q['url']}")
     t = r["tap"]
+    ms = lambda x: "n/a" if x is None else f"{x:.1f}"  # noqa: E731
     print(f"tap to screen: p50 {t['p50_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms, max {t['max_ms']:.1f} ms; "
-          f"touch -> request p50 {t['request_start_p50_ms']:.1f} ms, -> answer p50 {t['answer_p50_ms']:.1f} ms")
+          f"touch -> request p50 {ms(t['request_start_p50_ms'])} ms, -> answer p50 {ms(t['answer_p50_ms'])} ms")
     print("samples:", t["samples"])
     for key in ("tap_floor", "tap_floor_latency"):
         f = r[key]
@@ -458,15 +469,28 @@ def rows_for(r: dict[str, Any]) -> list[dict[str, Any]]:
                  "measured": kb(w["first_identity"]["bytes"]), "ok": w["first_identity"]["bytes"] < 70_000})
     enc = {q["encoding"] for q in w["first_compressed"]["requests"]} - {""}
     how = f"served {', '.join(sorted(enc))}" if enc else "server sends no compression"
-    rows.append({"figure": "First open, compressed", "target": "< 22 KB",
+    rows.append({"figure": "First open, compressed", "target": "< 30 KB",
                  "measured": f"{kb(w['first_compressed']['bytes'])} ({how}; gzip would be "
                              f"{kb(w['first_compressed']['gzip_estimate_bytes'])})",
-                 "ok": w["first_compressed"]["bytes"] < 22_000})
-    rows.append({"figure": "Second open (cache)", "target": "< 10 KB",
-                 "measured": f"{kb(w['second_compressed']['bytes'])}", "ok": w["second_compressed"]["bytes"] < 10_000})
+                 "ok": w["first_compressed"]["bytes"] < 30_000})
+    rows.append({"figure": "Second open (cache)", "target": "< 4 KB",
+                 "measured": f"{kb(w['second_compressed']['bytes'])}", "ok": w["second_compressed"]["bytes"] < 4_000})
     t = r["tap"]
     rows.append({"figure": "Tap to screen, 360x640, 4x CPU", "target": "p95 < 100 ms",
                  "measured": f"p50 {fmt(t['p50_ms'], ' ms')}, p95 {fmt(t['p95_ms'], ' ms')}", "ok": t["p95_ms"] < 100})
+    for key, label in (("tap_floor", "Tap beside floor, 4x CPU"), ("tap_floor_latency", "Same, 150 ms latency")):
+        f = r.get(key)
+        if not f:
+            continue
+        rows.append({"figure": label, "target": "<= 1.5x floor",
+                     "measured": f"p50 {f['ratio_p50']:.2f}x ({fmt(f['ours']['p50_ms'], ' ms')} vs {fmt(f['floor']['p50_ms'], ' ms')}), "
+                                 f"p95 {f['ratio_p95']:.2f}x; confirmed p50 {fmt(f['confirmed']['p50_ms'], ' ms')}",
+                     "ok": f["ratio_p50"] <= 1.5 and f["ratio_p95"] <= 1.5})
+    heights = r.get("board_heights")
+    if heights:
+        tallest = max(v["buttons"] for by_state in heights.values() for v in by_state.values())
+        rows.append({"figure": "Board, lowest button at 360x640", "target": "<= 640 px",
+                     "measured": f"{tallest:.0f} px (all variants and states)", "ok": tallest <= 640})
     e = r["engine"]
     rows.append({"figure": "Engine: card parsing", "target": "(report)", "measured": fmt(e["card_parse"]["per_s"], " cards/s", 0), "ok": None})
     rows.append({"figure": "Engine: Envido, all 9,880 hands", "target": "(report)", "measured": fmt(e["envido_hands"]["per_s"], " hands/s", 0), "ok": None})

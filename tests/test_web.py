@@ -360,6 +360,17 @@ def test_vendored_htmx_matches_its_recorded_sha256(client):
         assert r.status_code == 200
 
 
+def test_vendored_idiomorph_matches_its_recorded_sha256(client):
+    from scorer.web import MORPH_FILE
+
+    static = asset_dir("static")
+    record = (static / "vendor" / "idiomorph.txt").read_text()
+    digest = hashlib.sha256((static / MORPH_FILE).read_bytes()).hexdigest()
+    assert digest in record and "0.8.0" in record and MORPH_FILE.endswith("idiomorph-ext-0.8.0.min.js")
+    html = client.get(new_match(client)[0]).get_data(as_text=True)
+    assert f"/static/{MORPH_FILE}" in html and 'hx-ext="morph"' in html
+
+
 def test_assets_are_found():
     assert (asset_dir("templates") / "base.html").is_file()
     assert (asset_dir("static") / "css" / "app.css").is_file()

@@ -174,3 +174,17 @@ def test_the_new_match_form_remembers_series_and_players(client):
     assert 'name="player0_1" value="Bia"' in html and 'name="player1_2" value="Eles 3"' in html
     assert re.search(r'name="table_size" value="6" checked', html)
     assert "<details class=\"players\" open>" in html
+
+
+def test_undo_confirmation_names_the_action_and_a_correction_keeps_its_panel_open(client):
+    """Issue #14: "Desfazer «...»?" names what Undo drops (with htmx's confirm and on the
+    page without JavaScript); after a correction the page comes back with it open."""
+    path, _id, _key = new_match(client)
+    act(client, path, {"type": "call", "side": 0, "call": "truco"}, 0)
+    html = client.get(path, headers=PT).get_data(as_text=True)
+    assert 'hx-confirm="Desfazer «Nós: Truco!»?"' in html
+    assert "Desfazer «Nós: Truco!»?" in client.get(path + "/undo", headers=PT).get_data(as_text=True)
+    assert '<details class="adjust" id="adjust">' in html
+    act(client, path, {"type": "adjust", "side": 0, "delta": 1}, 1)
+    html = client.get(path, headers=PT).get_data(as_text=True)
+    assert '<details class="adjust" id="adjust" open>' in html

@@ -214,13 +214,14 @@ def confirm_undo(match_id: str, key: str):
 
 
 def undo_page(row: store.MatchRow, key: str, version: int):
-    """The Undo confirmation page; once the Revanche has started, the scoreboard (422)
-    saying why this match can no longer be undone."""
+    """The Undo confirmation page, naming the action it would drop; once the Revanche has
+    started, the scoreboard (422) saying why this match can no longer be undone."""
     try:
         check_undo(row)
     except RuleError as e:
         return render_board(row, key=key, message=e.render(translate, row.names), status=422)
-    return render_template("matches/undo.html", row=row, key=key, version=version)
+    undo_what = board_context(row, key=key)["undo_what"]
+    return render_template("matches/undo.html", row=row, key=key, version=version, undo_what=undo_what)
 
 
 @bp.post("/m/<match_id>/<key>/revanche")

@@ -135,7 +135,7 @@
     }
   }
   function send(form, before) {  /* before: the score shown before this tap was painted */
-    inFlight = { form: form, score: before };
+    inFlight = { form: form, score: before, action: form.elements.action ? form.elements.action.value : "" };
     /* Once the frame that shows the tap is drawn: htmx's submit handling then costs it
        nothing (a frame later, not in the task right after it). */
     requestAnimationFrame(function () {
@@ -148,8 +148,8 @@
     });
   }
   function shownScore() { return [0, 1].map(function (i) { return scoreEl(i) ? scoreEl(i).textContent : ""; }); }
-  function notRecorded() {
-    var note = document.getElementById("not-recorded");
+  function notRecorded(which) {
+    var note = document.getElementById(which || "not-recorded");
     if (!note) return;
     note.hidden = false;
     note.classList.remove("show"); void note.offsetWidth; note.classList.add("show");
@@ -195,13 +195,18 @@
     if (inFlight) { queued.push({ slot: cell ? cell.id : null, action: button.dataset.action }); return; }
     send(button.form, before);
   }
+  /* Leaving the page (the Revanche form, a link): no poll may send it elsewhere meanwhile. */
+  var leaving = false;
+  window.addEventListener("beforeunload", function () { leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; });
+  document.addEventListener("htmx:beforeOnLoad", function (e) { if (leaving) e.preventDefault(); });
   function isBoard(e) { return e.detail.target && e.detail.target.id === "scoreboard"; }
   function isPoll(e) { return e.detail.requestConfig && e.detail.requestConfig.verb === "get"; }
   document.addEventListener("htmx:beforeRequest", function (e) {
     /* Before hx-disabled-elt takes the focus off the tapped button. */
     var board = document.getElementById("scoreboard");
     if (board && board.contains(document.activeElement)) focusWasOnBoard = true;
-    if (isBoard(e) && isPoll(e) && (inFlight || queued.length)) e.preventDefault();  /* no poll over a pending tap */
+    if (isBoard(e) && isPoll(e) && (inFlight || queued.length || leaving)) e.preventDefault();  /* no poll over a pending tap */
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
     var xhr = e.detail.xhr;
@@ -247,6 +252,7 @@
     if (reached(xhr)) setOnline(true);
     if (!inFlight || isPoll(e) || !isBoard(e)) return;
     if (!xhr || !xhr.status || xhr.status >= 500 || !reached(xhr)) { putBack(); return; }
+    var answered = inFlight.action;
     inFlight = null;
     var ok = xhr.status >= 200 && xhr.status < 300, next = queued;
     queued = [];
@@ -254,7 +260,11 @@
     next.forEach(function (tap) {
       var where = tap.slot ? document.getElementById(tap.slot) : document.getElementById("scoreboard");
       var b = where && where.querySelector("button.act[data-action='" + CSS.escape(tap.action) + "']");
-      if (!b) return;  /* its button is gone (a quick second tap on "Quero"): a double tap, dropped */
+      if (!b) {  /* its button is gone: a second tap on the same "Quero" is a double tap, dropped;
+                    any other tap is said to be not recorded */
+        if (tap.action !== answered) notRecorded("not-sent");
+        return;
+      }
       if (inFlight) { queued.push(tap); paint(b); return; }
       var before = shownScore();
       paint(b);

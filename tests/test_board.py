@@ -1,0 +1,72 @@
+"""scorer/web/board.py's steady pad (issue #14): every action has one place, the rows a
+variant has are the same in every state, and a button says what it pays at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.match import Match
+from scorer.web import board
+from scorer.web.i18n import translator
+
+
+@pytest.mark.parametrize(("action", "cell"), [
+    ({"type": "hand_winner", "side": 0}, "hand"),
+    ({"type": "hand_winner", "side": None}, "tie"),
+    ({"type": "trick", "winner": 1}, "trick"),
+    ({"type": "trick", "winner": None}, "parda"),
+    ({"type": "quiero", "side": 1}, "yes"),
+    ({"type": "envido_winner", "side": 0}, "yes"),
+    ({"type": "special_hand", "side": 0, "decision": "play"}, "yes"),
+    ({"type": "no_quiero", "side": 1}, "no"),
+    ({"type": "special_hand", "side": 0, "decision": "run"}, "no"),
+    ({"type": "call", "side": 0, "call": "truco"}, "call"),
+    ({"type": "call", "side": 1, "call": "seis"}, "call"),
+    ({"type": "call", "side": 1, "call": "retruc"}, "call"),
+    ({"type": "mazo", "side": 0}, "mazo"),
+    ({"type": "call", "side": 0, "call": "envido"}, "envido"),
+    ({"type": "call", "side": 0, "call": "contraflor"}, "envido"),
+    ({"type": "call", "side": 0, "call": "real_envido"}, "real"),
+    ({"type": "call", "side": 0, "call": "contraflor_al_resto"}, "real"),
+    ({"type": "call", "side": 0, "call": "falta_envido"}, "falta"),
+    ({"type": "no_flor", "side": 1}, "falta"),
+    ({"type": "call", "side": 1, "call": "flor"}, "flor"),
+])
+def test_every_action_has_one_place(action, cell):
+    assert board.cell_of(action) == cell
+
+
+@pytest.mark.parametrize(("action", "expected"), [
+    ({"type": "hand_winner", "side": 1, "points": 3, "points_side": 1}, [0, 3]),
+    ({"type": "no_quiero", "side": 1, "points": 1, "points_side": 0}, [1, 0]),
+    ({"type": "call", "side": 0, "call": "truco", "points": 3, "points_side": None}, None),  # a stake, paid later
+    ({"type": "trick", "winner": 0, "points": None, "points_side": None}, None),
+])
+def test_pays_is_what_the_engine_says_the_action_adds(action, expected):
+    assert board.pays(action) == expected
+
+
+SCRIPTS = {
+    "paulista": ({}, [[], [{"type": "call", "side": 0, "call": "truco"}], [{"type": "adjust", "side": 0, "delta": 11}]],
+                 ["hand", "trick", "shared", "answer", "ladder"]),
+    "argentino-30": ({"flor": True}, [[], [{"type": "call", "side": 0, "call": "envido"}], [{"type": "call", "side": 0, "call": "flor"}]],
+                     ["hand", "trick", "shared", "answer", "ladder", "envido", "falta"]),
+    "truco-15": ({}, [[], [{"type": "call", "side": 0, "call": "envido"}, {"type": "quiero", "side": 1}]],
+                 ["hand", "trick", "shared", "answer", "ladder", "envido", "falta"]),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(SCRIPTS))
+def test_the_same_places_in_every_state(app, variant):
+    options, scripts, rows = SCRIPTS[variant]
+    seen = []
+    with app.test_request_context():
+        for script in scripts:
+            m = Match(variant, options)
+            for action in script:
+                m.apply(action)
+            pad = board.pad(m.state(translate=translator()))
+            assert [r["name"] for r in pad["rows"]] == rows
+            assert pad["extra"] == []
+            seen.append([[c["slot"] for c in r["cells"]] for r in pad["rows"]])
+    assert all(s == seen[0] for s in seen)

@@ -18,15 +18,21 @@ from flask_babel import gettext
 
 from scorer.errors import TrucoError
 from scorer.web import forms
-from scorer.web.common import check_key, created_json, error_json, get_match_or_404, json_body, service, shortened_note
+from scorer.web.common import (
+    FORMULA_START,
+    check_key,
+    created_json,
+    error_json,
+    get_match_or_404,
+    json_body,
+    service,
+    shortened_note,
+)
 from scorer.web.db import get_db
 from scorer.web.engine import EXPORT_FORMAT as FORMAT
 from scorer.web.i18n import translate
 
 bp = Blueprint("records", __name__, url_prefix="/api")
-
-#: Characters that make a spreadsheet read a cell as a formula (CSV injection).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 @bp.get("/matches/<match_id>/export")

@@ -15,21 +15,22 @@ import hmac
 import io
 
 from flask import Blueprint, jsonify, make_response, request, url_for
+from flask_babel import gettext
 
-from scorer import store
-from scorer import tournament_store as tstore
 from scorer.errors import TrucoError
 from scorer.web import tournament_service as service
-from scorer.web.api import error_json, json_body
+from scorer.web.common import (
+    FORMULA_START,
+    check_organizer,
+    describe_tournament,
+    error_json,
+    get_tournament_or_404,
+    json_body,
+    public_base,
+)
 from scorer.web.db import get_db
-from scorer.web.matches import public_base
-from scorer.web.records import FORMULA_START
-from scorer.web.tournaments import check_organizer, create_from, describe, get_or_404
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api")
-
-#: The ``format`` field of a tournament export.
-FORMAT = "truco-scorer-tournament/1"
 
 
 def is_organizer(loaded: service.Loaded) -> bool:
@@ -43,7 +44,7 @@ def create():
     """Create a tournament; 201 with its links and state, or 422 (nothing created)."""
     data = json_body()
     try:
-        loaded = create_from(data)
+        loaded = service.create_from(get_db(), data, default_name=gettext("Tournament"))
     except TrucoError as e:
         return error_json(e)
     base = public_base()
@@ -53,7 +54,7 @@ def create():
         organizer_key=row.organizer_key,
         organizer_url=base + url_for("tournaments.organizer", tid=row.id, key=row.organizer_key),
         tv_url=base + url_for("tournaments.tv", tid=row.id),
-        state=describe(loaded, organizer=True),
+        state=describe_tournament(loaded, organizer=True),
     ), 201
 
 
@@ -63,8 +64,8 @@ def state(tid: str):
 
     :raise 404: unknown tournament.
     """
-    loaded = get_or_404(tid)
-    return jsonify(describe(loaded, organizer=is_organizer(loaded)))
+    loaded = get_tournament_or_404(tid)
+    return jsonify(describe_tournament(loaded, organizer=is_organizer(loaded)))
 
 
 @bp.post("/tournaments/<tid>/corrections")
@@ -76,42 +77,23 @@ def correct(tid: str):
     matches it would undo are in ``allowed``; send ``"confirmed": true``) or
     ``changed_meanwhile``. :raise 422: a bad correction.
     """
-    loaded = get_or_404(tid)
+    loaded = get_tournament_or_404(tid)
     check_organizer(loaded, request.headers.get("X-Organizer-Key"))
     data = json_body()
     try:
         done = service.correct(get_db(), tid, data)
     except TrucoError as e:
         return error_json(e, 409 if e.code in ("confirm_cascade", "changed_meanwhile") else 422)
-    return jsonify(undone=done["undone"], state=describe(get_or_404(tid), organizer=True))
+    return jsonify(undone=done["undone"], state=describe_tournament(get_tournament_or_404(tid), organizer=True))
 
 
 @bp.get("/tournaments/<tid>/export")
 def export(tid: str):
     """The whole tournament as a JSON file: settings, teams, seeds, lots, every slot
     with its result and its games' actions, and the audit log. Never a key."""
-    loaded = get_or_404(tid)
-    db = get_db()
+    loaded = get_tournament_or_404(tid)
     row = loaded.row
-    slots = []
-    for slot in loaded.t.slots:
-        srow = loaded.slots.get(slot.id)
-        games = []
-        if srow and srow.series_id:
-            for game in store.get_matches(db, tstore.series_match_ids(db, srow.series_id)):
-                games.append({"id": game.id, "names": list(game.names), "score": list(game.score),
-                              "winner": game.winner, "actions": store.get_actions(db, game.id)})
-        sv = loaded.view.slots[slot.id]
-        slots.append({"slot": slot.id, "stage": slot.stage, "round": slot.round, "teams": list(sv.teams),
-                      "table": srow.table_number if srow else None,
-                      "result": sv.result.to_json() if sv.result else None, "games": games})
-    data = {
-        "format": FORMAT, "id": row.id, "name": row.name, "variant": row.variant, "options": row.options,
-        "settings": row.settings, "teams": list(row.teams), "players": [list(p) for p in row.players],
-        "seeds": list(row.seeds), "lots": {str(k): v for k, v in row.lots.items()},
-        "slots": slots, "standings": [r.to_json() for r in loaded.view.standings.rows],
-        "champion": loaded.view.champion, "audit": tstore.get_audit(db, tid),
-    }
+    data = service.export(get_db(), loaded)
     response = jsonify(data)
     response.headers["Content-Disposition"] = f'attachment; filename="tournament-{row.id}.json"'
     return response
@@ -125,7 +107,7 @@ def _cell(value) -> str:
 @bp.get("/tournaments/<tid>/results.csv")
 def results_csv(tid: str):
     """Results as CSV: one line per decided or playing match."""
-    loaded = get_or_404(tid)
+    loaded = get_tournament_or_404(tid)
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["stage", "round", "match", "team0", "team1", "kind", "winner", "tentos0", "tentos1",

@@ -1,8 +1,9 @@
 """The tournaments' application service: the core (:mod:`scorer.tournament`) plus the
 store (:mod:`scorer.tournament_store`), and the ordinary matches the tables play.
 
-Views and the API call only this module. It creates a tournament, loads one (layout,
-results, live games), advances it (results read from finished matches, the next
+Views and the API call only this module (and :mod:`scorer.web.common` for what both
+tournament views share). It validates and creates a tournament, loads one (layout,
+results, live games), exports it, advances it (results read from finished matches, the next
 matches created once both teams are known, lots drawn for a finished stage's
 remaining ties) and applies corrections. :func:`on_action` is the hook the match
 service calls after every stored action: a table's last point moves the tournament on.
@@ -23,11 +24,14 @@ from scorer import store
 from scorer import tournament as core
 from scorer import tournament_store as tstore
 from scorer.series import series_status
+from scorer.web.engine import MatchService
 
 log = logging.getLogger(__name__)
 
 #: Who made a change, as the audit log writes it.
 ORGANIZER = "organizer"
+#: The ``format`` field of a tournament export.
+EXPORT_FORMAT = "truco-scorer-tournament/1"
 
 
 @dataclass
@@ -67,6 +71,40 @@ def create(db: sqlite3.Connection, *, name: str, variant: str, options: dict[str
         players=players, seeds=seeds, slots=[s.id for s in t.slots], audit=audit,
     )
     return advance(db, row.id)  # type: ignore[return-value]
+
+
+def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: str) -> Loaded:
+    """Validate ``data`` (the API's body, or the create form shaped alike) and create.
+
+    ``data``: ``{"name", "variant", "options", "teams" (names, or ``{"name", "players"}``
+    objects), "draw", ...}`` plus the settings :func:`scorer.tournament.settings_from_json`
+    reads. ``default_name``: the name when none is given (in the user's language).
+
+    :raise TrucoError: bad name, teams, settings, variant or options (nothing created).
+    """
+    name = data.get("name")
+    if name is not None and not isinstance(name, str):
+        raise core.TournamentError("bad_name", core.N_("The tournament's name must be a text."))
+    name = " ".join((name or "").split())[:60] or default_name
+    raw_teams = data.get("teams")
+    players: list[list[str]] = []
+    if isinstance(raw_teams, list) and raw_teams and all(isinstance(t, dict) for t in raw_teams):
+        players = [[" ".join(x.split())[:24] for x in p] if isinstance(p := t.get("players"), list)
+                   and all(isinstance(x, str) for x in p) else [] for t in raw_teams]
+        raw_teams = [t.get("name") for t in raw_teams]
+    teams = list(core.check_teams(raw_teams))
+    players = players or [[] for _ in teams]
+    options = data.get("options")
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise core.TournamentError("bad_options", core.N_("Options must be a JSON object."))
+    m = MatchService.check_settings(data.get("variant"), options, 0)
+    settings = core.settings_from_json(data, len(teams))
+    draw = data.get("draw", False)
+    if not isinstance(draw, bool):
+        raise core.TournamentError("bad_setting", core.N_("{key} must be true or false."), key="draw")
+    return create(db, name=name, variant=data["variant"], options=m.options, teams=teams,
+                  players=players, settings=settings, draw=draw)
 
 
 def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
@@ -297,6 +335,33 @@ def stamp(db: sqlite3.Connection, tid: str) -> str | None:
 def audit(db: sqlite3.Connection, tid: str) -> list[dict[str, Any]]:
     """The audit log, oldest first (:func:`scorer.tournament_store.get_audit`)."""
     return tstore.get_audit(db, tid)
+
+
+def export(db: sqlite3.Connection, loaded: Loaded) -> dict[str, Any]:
+    """The whole tournament as its export: ``format`` (:data:`EXPORT_FORMAT`), settings,
+    teams, players, seeds, lots, every slot (stage, round, teams, table, result) with its
+    games (``{"id", "names", "score", "winner", "actions"}``), standings, champion and the
+    audit log. Never a key."""
+    row = loaded.row
+    slots = []
+    for slot in loaded.t.slots:
+        srow = loaded.slots.get(slot.id)
+        games = []
+        if srow and srow.series_id:
+            for game in store.get_matches(db, tstore.series_match_ids(db, srow.series_id)):
+                games.append({"id": game.id, "names": list(game.names), "score": list(game.score),
+                              "winner": game.winner, "actions": store.get_actions(db, game.id)})
+        sv = loaded.view.slots[slot.id]
+        slots.append({"slot": slot.id, "stage": slot.stage, "round": slot.round, "teams": list(sv.teams),
+                      "table": srow.table_number if srow else None,
+                      "result": sv.result.to_json() if sv.result else None, "games": games})
+    return {
+        "format": EXPORT_FORMAT, "id": row.id, "name": row.name, "variant": row.variant, "options": row.options,
+        "settings": row.settings, "teams": list(row.teams), "players": [list(p) for p in row.players],
+        "seeds": list(row.seeds), "lots": {str(k): v for k, v in row.lots.items()},
+        "slots": slots, "standings": [r.to_json() for r in loaded.view.standings.rows],
+        "champion": loaded.view.champion, "audit": tstore.get_audit(db, row.id),
+    }
 
 
 def preview_reopen(loaded: Loaded, slot_id: str) -> list[str]:

@@ -4,8 +4,9 @@ team confirmation links.
 ``/tournaments/new`` (form), ``POST /tournaments``; the organizer's pages live under
 ``/t/<id>/<organizer_key>`` (key in the path, like a match's edit link); the TV page
 ``/tv/<id>`` needs no key and polls ``/tv/<id>/live`` every 2 s (204 while unchanged).
-Views are thin: :mod:`scorer.web.tournament_service` does the work; :func:`describe`
-is the one view model both the pages and the JSON API use.
+Views are thin: :mod:`scorer.web.tournament_service` does the work;
+:func:`scorer.web.common.describe_tournament` is the one view model both the pages and
+the JSON API use.
 """
 
 from __future__ import annotations
@@ -17,16 +18,20 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from scorer import store
 from scorer import tournament as core
 from scorer.errors import TrucoError
-from scorer.variants import VARIANTS
+from scorer.variants import default_variant
 from scorer.web import forms, qr
 from scorer.web import tournament_service as service
+from scorer.web.common import (
+    check_organizer,
+    describe_tournament,
+    get_tournament_or_404,
+    public_base,
+    stage_title,
+)
 from scorer.web.db import get_db
 from scorer.web.i18n import translate
-from scorer.web.matches import public_base
-from scorer.web.matches import service as match_service
 
 bp = Blueprint("tournaments", __name__)
 
@@ -42,128 +47,6 @@ TIEBREAK_NAMES = {
     "tentos_for": core.N_("tentos for"),
     "lots": core.N_("draw of lots"),
 }
-
-
-def get_or_404(tid: str) -> service.Loaded:
-    """The tournament ``tid``, advanced to now.
-
-    :raise 404: no tournament has that id.
-    """
-    loaded = service.advance(get_db(), tid)
-    if loaded is None:
-        abort(404, gettext("There is no tournament with this address."))
-    return loaded
-
-
-def check_organizer(loaded: service.Loaded, key: str | None) -> None:
-    """Compare ``key`` with the organizer key in constant time.
-
-    :raise 403: missing or wrong key.
-    """
-    if not key or not hmac.compare_digest(key.encode(), loaded.row.organizer_key.encode()):
-        abort(403, gettext("This link cannot change the tournament: the organizer key is missing or wrong."))
-
-
-def stage_title(stage: str) -> str:
-    """A stage's name in the user's language."""
-    if stage.startswith("group"):
-        return gettext("Group %(n)s", n=stage[5:])
-    return {"main": gettext("Bracket"), "league": gettext("League"),
-            "repescagem": gettext("Repescagem")}.get(stage, stage)
-
-
-def round_title(loaded: service.Loaded, stage: str, number: int) -> str:
-    """"Final", "Semifinal", "Quarterfinal" or "Round n"."""
-    if stage in ("main", "repescagem"):
-        last = max(s.round for s in loaded.t.slots if s.stage == stage)
-        names = {0: gettext("Final"), 1: gettext("Semifinals"), 2: gettext("Quarterfinals")}
-        if stage == "main" or (loaded.t.settings.repescagem == "apart"):
-            if last - number in names:
-                return names[last - number]
-    return gettext("Round %(n)s", n=number)
-
-
-def describe(loaded: service.Loaded, *, organizer: bool = False) -> dict[str, Any]:
-    """The tournament as the API returns it (issue 11's shape), also the pages' model.
-
-    ``{"id", "name", "variant", "format", "best_of", "teams", "rounds", "stages",
-    "standings", "groups", "tiebreaks", "points", "champion", "repescagem_champion",
-    "finished", "version"}``; a match is ``{"id", "slot", "table", "teams", "status",
-    "watch_url", "edit_url" (organizer only), "score", "series", "winner", "result"}``.
-    """
-    base = public_base()
-    row, view = loaded.row, loaded.view
-    stages: dict[str, dict[int, list[dict[str, Any]]]] = {}
-    for slot in sorted(loaded.t.slots, key=lambda s: (s.round, s.number)):
-        sv = view.slots[slot.id]
-        srow = loaded.slots.get(slot.id)
-        live = loaded.live.get(slot.id)
-        match: dict[str, Any] = {
-            "id": srow.match_id if srow else None,
-            "slot": slot.id,
-            "table": srow.table_number if srow and sv.result is None else None,
-            "teams": list(sv.teams),
-            "status": sv.status,
-            "best_of": slot.best_of,
-            "watch_url": base + url_for("matches.watch", match_id=live.match_id) if live else None,
-            "score": list(live.score) if live else None,
-            "live": bool(live and live.version > 0 and sv.result is None),
-            "series": (list(sv.result.games) if sv.result else list(live.games) if live else [0, 0])
-            if slot.best_of > 1 else None,
-            "winner": sv.winner,
-            "result": sv.result.to_json() if sv.result else None,
-        }
-        if organizer:
-            match["edit_url"] = None
-            if live is not None:
-                game = store.get_match(get_db(), live.match_id)
-                if game is not None:
-                    key = service.table_key(row.organizer_key, slot.id)
-                    match["edit_url"] = base + url_for("matches.scoreboard", match_id=game.id, key=key)
-        stages.setdefault(slot.stage, {}).setdefault(slot.round, []).append(match)
-
-    def rounds(stage: str) -> list[dict[str, Any]]:
-        out = []
-        for number, matches in sorted(stages.get(stage, {}).items()):
-            rests = loaded.t.byes.get(f"{stage}:{number}", ())
-            if stage == "main" and number == 1:
-                rests = loaded.t.byes.get("main", ())
-                if "qualifiers" in loaded.t.byes:  # groups: byes go to qualifier places
-                    q = loaded.view.qualifiers
-                    rests = tuple(q[p] for p in loaded.t.byes["qualifiers"]) if q is not None else ()
-            out.append({"number": number, "title": round_title(loaded, stage, number), "matches": matches,
-                        "done": all(m["status"] == "done" for m in matches),
-                        "byes": [b for b in rests if b is not None]})
-        return out
-
-    first = "league" if row.settings["format"] == "round_robin" else "main"
-    groups = [
-        {"name": f"group{g}", "title": stage_title(f"group{g}"), "rounds": rounds(f"group{g}"),
-         "standings": [r.to_json() for r in table.rows]}
-        for g, table in enumerate(view.groups, start=1)
-    ]
-    extra = [{"name": s, "title": stage_title(s), "rounds": rounds(s)} for s in core.stage_names(loaded.t)
-             if s != first and not s.startswith("group")]
-    return {
-        "id": row.id,
-        "name": row.name,
-        "variant": row.variant,
-        "options": row.options,
-        "format": row.settings["format"],
-        "best_of": row.settings["best_of"],
-        "final_best_of": row.settings["final_best_of"] or row.settings["best_of"],
-        "teams": list(row.teams),
-        "players": [list(p) for p in row.players],
-        "rounds": rounds(first),
-        "stages": groups + extra,
-        "standings": [r.to_json() for r in view.standings.rows],
-        "tiebreaks": list(row.settings["tiebreaks"]),
-        "points": row.settings["points"],
-        "champion": view.champion,
-        "repescagem_champion": view.repescagem_champion,
-        "finished": view.finished,
-        "version": row.version,
-    }
 
 
 #: Words for the audit's kinds of change.
@@ -241,7 +124,7 @@ def audit_lines(loaded: service.Loaded, audit: list[dict[str, Any]]) -> list[dic
 
 def page_context(loaded: service.Loaded, *, organizer: bool) -> dict[str, Any]:
     """Template context shared by the organizer and TV pages."""
-    data = describe(loaded, organizer=organizer)
+    data = describe_tournament(loaded, organizer=organizer)
     stages = [{"rounds": data["rounds"]}] + data["stages"]
     return {
         "t": data,
@@ -264,8 +147,7 @@ def loaded_stamp(loaded: service.Loaded) -> str:
 
 def create_form_context(error: str | None = None, form: Any = None) -> dict[str, Any]:
     form = form or {}
-    variant = form.get("variant") or "truco-15"
-    ctx = forms.new_match_context(variant if variant in VARIANTS else "truco-15", {})
+    ctx = forms.new_match_context(form.get("variant") or default_variant().id, {})  # unknown: the default
     ctx.update(error=error, form=form, formats=core.FORMATS, tiebreaks=core.TIEBREAKS,
                tiebreak_names={k: gettext(v) for k, v in TIEBREAK_NAMES.items()})
     return ctx
@@ -287,36 +169,6 @@ def parse_teams(text: str) -> tuple[list[str], list[list[str]]]:
         teams.append(name.strip())
         players.append([p.strip()[:24] for p in rest.split(",") if p.strip()])
     return teams, players
-
-
-def create_from(data: dict[str, Any]) -> service.Loaded:
-    """Validate ``data`` (the API's body or the form, already shaped alike) and create.
-
-    :raise TrucoError: bad teams, settings, variant or options (nothing created).
-    """
-    name = data.get("name")
-    if name is not None and not isinstance(name, str):
-        raise core.TournamentError("bad_name", core.N_("The tournament's name must be a text."))
-    name = " ".join((name or "").split())[:60] or gettext("Tournament")
-    raw_teams = data.get("teams")
-    players: list[list[str]] = []
-    if isinstance(raw_teams, list) and raw_teams and all(isinstance(t, dict) for t in raw_teams):
-        players = [[" ".join(x.split())[:24] for x in p] if isinstance(p := t.get("players"), list)
-                   and all(isinstance(x, str) for x in p) else [] for t in raw_teams]
-        raw_teams = [t.get("name") for t in raw_teams]
-    teams = list(core.check_teams(raw_teams))
-    players = players or [[] for _ in teams]
-    options = data.get("options")
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise core.TournamentError("bad_options", core.N_("Options must be a JSON object."))
-    m = match_service().check_settings(data.get("variant"), options, 0)
-    settings = core.settings_from_json(data, len(teams))
-    draw = data.get("draw", False)
-    if not isinstance(draw, bool):
-        raise core.TournamentError("bad_setting", core.N_("{key} must be true or false."), key="draw")
-    return service.create(get_db(), name=name, variant=data["variant"], options=m.options, teams=teams,
-                          players=players, settings=settings, draw=draw)
 
 
 def data_from_form(form) -> dict[str, Any]:
@@ -359,7 +211,7 @@ def create():
     :raise 422: bad input (the form again, saying what was wrong; nothing created).
     """
     try:
-        loaded = create_from(data_from_form(request.form))
+        loaded = service.create_from(get_db(), data_from_form(request.form), default_name=gettext("Tournament"))
     except TrucoError as e:
         ctx = create_form_context(e.render(translate), request.form)
         return render_template("tournaments/new.html", **ctx), 422
@@ -375,7 +227,7 @@ def organizer(tid: str, key: str):
 
     :raise 404: unknown tournament. :raise 403: wrong organizer key.
     """
-    loaded = get_or_404(tid)
+    loaded = get_tournament_or_404(tid)
     check_organizer(loaded, key)
     ctx = page_context(loaded, organizer=True)
     ctx.update(key=key, audit=audit_lines(loaded, service.audit(get_db(), tid)),
@@ -389,7 +241,7 @@ def organizer(tid: str, key: str):
 def cards(tid: str, key: str):
     """Printable A4 page: one card per table now playing, with its QR code (edit link),
     table number, teams and match."""
-    loaded = get_or_404(tid)
+    loaded = get_tournament_or_404(tid)
     check_organizer(loaded, key)
     ctx = page_context(loaded, organizer=True)
     tables = []
@@ -409,7 +261,7 @@ def cards(tid: str, key: str):
 def confirm_reopen(tid: str, key: str, slot: str):
     """The confirmation page of a reopening (or a changed result), listing the later
     matches it undoes."""
-    loaded = get_or_404(tid)
+    loaded = get_tournament_or_404(tid)
     check_organizer(loaded, key)
     try:
         undone = service.preview_reopen(loaded, slot)
@@ -427,7 +279,7 @@ def confirm_reopen(tid: str, key: str, slot: str):
 @bp.post("/t/<tid>/<key>/corrections")
 def correct(tid: str, key: str):
     """Apply one correction from the organizer page's forms, then back to the page."""
-    loaded = get_or_404(tid)
+    loaded = get_tournament_or_404(tid)
     check_organizer(loaded, key)
     form = request.form
     data: dict[str, Any] = {"kind": form.get("kind"), "slot": form.get("slot"),
@@ -451,7 +303,7 @@ def correct(tid: str, key: str):
 @bp.get("/tv/<tid>")
 def tv(tid: str):
     """The TV page (no key): bracket or standings and every live table's score."""
-    loaded = get_or_404(tid)
+    loaded = get_tournament_or_404(tid)
     return render_template("tournaments/tv.html", **page_context(loaded, organizer=False))
 
 
@@ -464,7 +316,7 @@ def tv_live(tid: str):
         abort(404, gettext("There is no tournament with this address."))
     if shown == now:
         return "", 204
-    loaded = get_or_404(tid)
+    loaded = get_tournament_or_404(tid)
     response = make_response(render_template("tournaments/_tv_board.html", **page_context(loaded, organizer=False)))
     response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
     return response
@@ -484,7 +336,7 @@ def check_team(loaded: service.Loaded, team: int, key: str) -> None:
 @bp.get("/t/<tid>/team/<int:team>/<key>")
 def team_page(tid: str, team: int, key: str):
     """A team's page: its matches, and a button to confirm each finished result."""
-    loaded = get_or_404(tid)
+    loaded = get_tournament_or_404(tid)
     check_team(loaded, team, key)
     ctx = page_context(loaded, organizer=False)
     mine = [(sid, sv) for sid, sv in loaded.view.slots.items() if team in sv.teams]
@@ -495,7 +347,7 @@ def team_page(tid: str, team: int, key: str):
 @bp.post("/t/<tid>/team/<int:team>/<key>/confirm")
 def team_confirm(tid: str, team: int, key: str):
     """The team confirms a finished match's result."""
-    loaded = get_or_404(tid)
+    loaded = get_tournament_or_404(tid)
     check_team(loaded, team, key)
     slot = request.form.get("slot", "")
     sv = loaded.view.slots.get(slot)

@@ -258,6 +258,26 @@ def test_a_tap_the_scorekeeper_never_answered_is_shown_as_not_recorded(chromium,
     ctx.close()
 
 
+def test_the_offline_and_database_banners_never_move_the_pad(chromium, live):
+    """A lost connection (polls refused) or an unreachable database (503) shows its banner over
+    the page: every place of the pad stays where it was (found by a tester: the banner pushed
+    "won the hand" from y=227 to y=474)."""
+    path, _match_id, _key = set_up(live, "truco-15", {}, [])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(live.url + path)
+    slots = ("#slot-0-hand", "#slot-1-hand", "#slot-0-trick", "#slot-1-trick")
+    before = {s: page.locator(s).bounding_box() for s in slots}
+    page.route("**/board*", lambda route: route.abort("connectionrefused"))
+    expect(page.locator("#offline")).to_be_visible(timeout=10_000)
+    assert {s: page.locator(s).bounding_box() for s in slots} == before
+    page.unroute("**/board*")
+    page.route("**/board*", lambda route: route.fulfill(status=503, body="down"))
+    expect(page.locator("#nodb")).to_be_visible(timeout=10_000)
+    assert {s: page.locator(s).bounding_box() for s in slots} == before
+    ctx.close()
+
+
 def test_tv_watch_page_shows_a_big_score(chromium, live):
     path, match_id, _key = set_up(live, "truco-15", {}, [{"type": "hand_winner", "side": 0}])
     ctx = chromium.new_context(viewport={"width": 1920, "height": 1080}, locale="pt-BR")

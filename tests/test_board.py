@@ -70,3 +70,16 @@ def test_the_same_places_in_every_state(app, variant):
             assert pad["extra"] == []
             seen.append([[c["slot"] for c in r["cells"]] for r in pad["rows"]])
     assert all(s == seen[0] for s in seen)
+
+
+@pytest.mark.parametrize(("lang", "note"), [("en", "wins the game"), ("pt_BR", "ganha o jogo"), ("es", "gana el partido")])
+def test_a_falta_that_wins_the_game_says_so(app, lang, note):
+    """uruguaio's default Falta in the malas is worth the game (REFERENCE.md 1.6, "malas wins
+    the game"): its button says so instead of showing no worth (a tester's finding)."""
+    state = Match("uruguaio").state()
+    falta = next(a for a in state["legal_actions"] if a.get("call") == "falta_envido" and a["side"] == 0)
+    assert falta["points"] is None
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        from scorer.web import labels
+
+        assert labels.points_note(falta, ["Nós", "Eles"]) == note

@@ -188,11 +188,15 @@ def check_teams(teams: Sequence[Any]) -> tuple[str, ...]:
     """Team names, trimmed; 2 to 64, none blank, none repeated (ignoring case).
 
     :raise TournamentError: ``bad_teams``, ``too_few_teams``, ``too_many_teams``,
-        ``blank_team``, ``repeated_team``.
+        ``blank_team``, ``team_too_long`` (over ``TEAM_NAME_MAX`` characters), ``repeated_team``.
     """
     if not isinstance(teams, (list, tuple)) or not all(isinstance(t, str) for t in teams):
         _fail("bad_teams", N_("Teams must be a list of names."))
-    names = tuple(" ".join(t.split())[:TEAM_NAME_MAX] for t in teams)
+    names = tuple(" ".join(t.split()) for t in teams)
+    for name in names:
+        if len(name) > TEAM_NAME_MAX:  # never cut silently: two long names could clash once cut
+            _fail("team_too_long", N_("The team name {name} is longer than {max} characters: shorten it."),
+                  name=name, max=TEAM_NAME_MAX)
     if len(names) < MIN_TEAMS:
         _fail("too_few_teams", N_("A tournament needs at least {min} teams."), min=MIN_TEAMS)
     if len(names) > MAX_TEAMS:

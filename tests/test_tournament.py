@@ -460,3 +460,14 @@ def test_groups_knockout_byes_go_to_the_best_qualifiers():
     assert view.qualifiers == (0, 1, 2)
     main = [v for v in view.slots.values() if v.slot.stage == "main"]
     assert [v.teams for v in main] == [(1, 2), (0, 1)]
+
+
+def test_a_team_name_over_the_limit_is_refused_not_cut():
+    """Two 45-letter names that share their first 40 letters were cut silently and then
+    refused as "repeated" with a name nobody typed (a tester's finding): the long name is
+    refused, naming the limit."""
+    long_a, long_b = "L" * 40 + "Alpha", "L" * 40 + "Beta"
+    with pytest.raises(T.TournamentError) as err:
+        T.check_teams([long_a, long_b])
+    assert err.value.code == "team_too_long" and err.value.params["max"] == 40
+    assert T.check_teams(["L" * 40, "B"]) == ("L" * 40, "B")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from conftest import PHONE, api_act, axe_violations, new_context, request
@@ -170,3 +171,23 @@ def test_tournament_pages_pass_axe(chromium, live, scheme):
             found[name] = violations
     ctx.close()
     assert not found, json.dumps(found, indent=1, ensure_ascii=False)
+
+
+def test_a_long_tournament_name_wraps_instead_of_scrolling_sideways(chromium, live):
+    """A 55-character name without spaces made the organizer page 826 px wide on a 360 px
+    phone and the TV page 2,187 px wide (a tester's finding): it wraps."""
+    name = "CopaDaVila" + "X" * 45
+    status, _headers, text = request(live, "POST", "/api/tournaments",
+                                     body={"name": name, "variant": "truco-15", "teams": ["A", "B", "C", "D"]})
+    assert status == 201, text
+    created = json.loads(text)
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(live.url + urlsplit(created["organizer_url"]).path)
+    expect(page.locator("h1")).to_contain_text("CopaDaVila")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(live.url + urlsplit(created["tv_url"]).path)
+    expect(page.locator("h1")).to_contain_text("CopaDaVila")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1920 + 1
+    ctx.close()

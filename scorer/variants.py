@@ -583,8 +583,11 @@ def get_variant(variant_id: str) -> Variant:
     """The variant with id ``variant_id``.
 
     Raises:
-        RuleError: ``bad_variant`` naming the id and listing the known ones.
+        RuleError: ``no_variant`` when none was given, ``bad_variant`` naming the id; both
+            list the known ones.
     """
+    if variant_id is None:
+        raise RuleError("no_variant", N_("Choose a variant."), allowed=list(VARIANTS))
     try:
         return VARIANTS[variant_id]
     except (KeyError, TypeError):

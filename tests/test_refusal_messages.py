@@ -94,7 +94,8 @@ def test_every_engine_error_code_is_covered():
 
     source = Path("scorer/match.py").read_text() + Path("scorer/variants.py").read_text()
     codes = set(re.findall(r'RuleError\(\s*"([a-z_]+)"', source))
-    covered = {row[4] for row in CASES} | {"bad_action", "bad_side", "bad_option", "bad_variant", "bad_points", "game_not_over"}
+    covered = {row[4] for row in CASES} | {"bad_action", "bad_side", "bad_option", "bad_variant", "bad_points", "game_not_over",
+                                           "no_variant"}
     assert codes <= covered, codes - covered
 
 
@@ -178,3 +179,13 @@ def test_each_card_refusal_names_what_was_wrong(build, code, facts):
     assert caught.value.code == code
     for fact in facts:
         assert fact in caught.value.message, (fact, caught.value.message)
+
+
+def test_a_missing_variant_says_so_not_unknown_variant_none():
+    """``{"varient": "paulista"}`` answered "Unknown variant None." (a tester's finding)."""
+    from scorer.variants import VARIANTS, get_variant
+
+    with pytest.raises(RuleError) as err:
+        get_variant(None)
+    assert err.value.code == "no_variant" and "None" not in err.value.render()
+    assert err.value.render() == "Choose a variant." and err.value.allowed == list(VARIANTS)

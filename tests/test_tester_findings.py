@@ -16,10 +16,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from scorer import store
-from scorer.errors import RuleError
+from scorer.app import store
+from scorer.app.match_service import MatchService
+from scorer.core.errors import RuleError
 from scorer.web import forms
-from scorer.web.engine import MatchService
 from tests.web_client import EN, HX, PT, new_match
 
 UNDO = {"type": "undo"}

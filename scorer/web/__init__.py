@@ -15,8 +15,8 @@ from typing import Any
 
 from flask import Flask, current_app, request
 
+from scorer.app.match_service import MatchService
 from scorer.web import db, i18n, security
-from scorer.web.engine import MatchService
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
@@ -168,7 +168,8 @@ def register_views(app: Flask) -> None:
 
     errors.init_app(app)
     app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, MORPH_FILE=MORPH_FILE, STAGE_NAMES=labels.STAGE_NAMES)
-    from scorer.web import tournament_api, tournament_service, tournaments  # tournaments (issue 11)
+    from scorer.app import tournament_service
+    from scorer.web import tournament_api, tournaments  # tournaments (issue 11)
 
     for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp, tournaments.bp, tournament_api.bp):
         app.register_blueprint(blueprint)
@@ -195,7 +196,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``config`` (a mapping: ``truco serve``'s settings, or a test's) overrides the defaults,
     e.g. ``{"TESTING": True, "DATABASE": tmp_path / "t.sqlite3"}``. Settings: ``DATABASE``
     (a SQLite file path, ``sqlite:///PATH`` or ``postgresql://USER@HOST:PORT/DB``, see
-    :func:`scorer.store.database_url`; default ``instance/truco.sqlite3``), ``PUBLIC_URL``
+    :func:`scorer.app.store.database_url`; default ``instance/truco.sqlite3``), ``PUBLIC_URL``
     (base URL put in share links and QR codes; default: the URL the request came in on, or
     the machine's LAN address when that was a loopback name and ``SHARE_LAN`` is true, as it
     is unless ``truco serve`` listens on one specific address; ``https://`` makes cookies

@@ -13,13 +13,13 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request
 from flask_babel import gettext
 
-from scorer.envido_points import count_spans
-from scorer.errors import TrucoError
-from scorer.variants import VARIANTS
+from scorer.app.match_service import DUPLICATE, STALE
+from scorer.core.envido_points import count_spans
+from scorer.core.errors import TrucoError
+from scorer.core.variants import VARIANTS
 from scorer.web import forms, tool_args
 from scorer.web.common import check_key, created_json, error_json, get_match_or_404, json_body, service
 from scorer.web.db import get_db
-from scorer.web.engine import DUPLICATE, STALE
 from scorer.web.i18n import translator
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -93,7 +93,7 @@ def post_action(match_id: str):
 def variants():
     """Every variant with its translated title and description, its options, and the
     Envido and Flor counts a match of it accepts (``[low, high]`` runs from the one
-    definition, :func:`scorer.envido_points.possible_counts`; None without Envido or Flor)."""
+    definition, :func:`scorer.core.envido_points.possible_counts`; None without Envido or Flor)."""
     return jsonify(
         [
             {

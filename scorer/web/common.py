@@ -16,12 +16,12 @@ from urllib.parse import urlsplit
 from flask import abort, current_app, jsonify, request, url_for
 from flask_babel import gettext
 
-from scorer import store
-from scorer.errors import TrucoError
-from scorer.tournament import stage_names
-from scorer.web import tournament_service
+from scorer.app import store
+from scorer.app import tournament_service
+from scorer.app.match_service import MatchService
+from scorer.core.errors import TrucoError
+from scorer.core.tournament import stage_names
 from scorer.web.db import get_db
-from scorer.web.engine import MatchService
 from scorer.web.forms import NAME_MAX
 from scorer.web.i18n import translate, translator
 
@@ -102,7 +102,7 @@ def share_base() -> tuple[str, str]:
     except ValueError:  # a malformed port in the Host header: keep the request's base
         hostname, port = "", None
     if is_loopback(hostname) and current_app.config.get("SHARE_LAN", True):
-        from scorer.serve import lan_addresses
+        from scorer.cli.serve import lan_addresses
 
         lan = lan_addresses()
         if lan:

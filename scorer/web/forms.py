@@ -17,9 +17,9 @@ from flask import abort, request
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
-from scorer import store
-from scorer.series import BEST_OF
-from scorer.variants import VARIANTS, default_variant
+from scorer.app import store
+from scorer.core.series import BEST_OF
+from scorer.core.variants import VARIANTS, default_variant
 from scorer.web import labels
 from scorer.web.i18n import default_names
 

@@ -2,7 +2,7 @@
 
 Every control is a real form that posts and redirects; htmx makes the same forms
 swap the ``#scoreboard`` fragment in place. Views read the request, call the engine
-(through :mod:`scorer.web.engine`) and the store, and render.
+(through :mod:`scorer.app.match_service`) and the store, and render.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from flask import (
 )
 from flask_babel import gettext
 
-from scorer import store
-from scorer.errors import RuleError
+from scorer.app import store
+from scorer.core.errors import RuleError
 from scorer.web import board, forms, qr
 from scorer.web.common import (
     check_key, get_match_or_404, is_htmx, key_fits, public_base, service, share_base, shortened_note,
 )
+from scorer.app.match_service import APPLIED, DUPLICATE, STALE, check_undo
 from scorer.web.db import get_db
-from scorer.web.engine import APPLIED, DUPLICATE, STALE, check_undo
 from scorer.web.i18n import default_names, translate, translator
 
 bp = Blueprint("matches", __name__)

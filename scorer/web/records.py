@@ -16,7 +16,7 @@ import json
 from flask import Blueprint, abort, current_app, jsonify, make_response, request
 from flask_babel import gettext
 
-from scorer.errors import TrucoError
+from scorer.core.errors import TrucoError
 from scorer.web import forms
 from scorer.web.common import (
     FORMULA_START,
@@ -28,8 +28,8 @@ from scorer.web.common import (
     service,
     shortened_note,
 )
+from scorer.app.match_service import EXPORT_FORMAT as FORMAT
 from scorer.web.db import get_db
-from scorer.web.engine import EXPORT_FORMAT as FORMAT
 from scorer.web.i18n import translate
 
 bp = Blueprint("records", __name__, url_prefix="/api")

@@ -29,7 +29,7 @@ from flask_babel import gettext
 from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorer.errors import N_
+from scorer.core.errors import N_
 
 #: Default limits per client address (Flask-Limiter's notation; ``;`` separates several).
 #: Generous for a bar where every phone shares one public address: 100 tables tapping

@@ -17,8 +17,8 @@ import io
 from flask import Blueprint, jsonify, make_response, request, url_for
 from flask_babel import gettext
 
-from scorer.errors import TrucoError
-from scorer.web import tournament_service as service
+from scorer.app import tournament_service as service
+from scorer.core.errors import TrucoError
 from scorer.web.common import (
     FORMULA_START,
     check_organizer,

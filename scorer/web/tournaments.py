@@ -4,7 +4,7 @@ team confirmation links.
 ``/tournaments/new`` (form), ``POST /tournaments``; the organizer's pages live under
 ``/t/<id>/<organizer_key>`` (key in the path, like a match's edit link); the TV page
 ``/tv/<id>`` needs no key and polls ``/tv/<id>/live`` every 2 s (204 while unchanged).
-Views are thin: :mod:`scorer.web.tournament_service` does the work;
+Views are thin: :mod:`scorer.app.tournament_service` does the work;
 :func:`scorer.web.common.describe_tournament` is the one view model both the pages and
 the JSON API use.
 """
@@ -18,11 +18,11 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from scorer import tournament as core
-from scorer.errors import TrucoError
-from scorer.variants import default_variant
+from scorer.app import tournament_service as service
+from scorer.core import tournament as core
+from scorer.core.errors import TrucoError
+from scorer.core.variants import default_variant
 from scorer.web import forms, qr
-from scorer.web import tournament_service as service
 from scorer.web.common import (
     check_organizer,
     describe_tournament,

@@ -1,8 +1,8 @@
 """The match engine: a Truco match as a fold over the actions the table calls out.
 
-A :class:`Match` starts from a variant (:mod:`scorer.variants`), its options and who is
+A :class:`Match` starts from a variant (:mod:`scorer.core.variants`), its options and who is
 mano in the first hand; :meth:`Match.apply` validates an action (a JSON-shaped dict of
-the schema in :mod:`scorer.schema`) and applies it, or raises :class:`~scorer.errors.RuleError`
+the schema in :mod:`scorer.core.schema`) and applies it, or raises :class:`~scorer.core.errors.RuleError`
 and changes nothing. :meth:`Match.state` gives the JSON state the web app, the CLI and
 outside tools read: score, hand, pending call, legal actions with the tentos each pays,
 and a log that says in words what every action paid.
@@ -20,10 +20,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scorer.envido_points import count_spans, describe_counts
-from scorer.errors import N_, PageText, RuleError
-from scorer.schema import ACTION_TYPES, LegalAction, State, bare_action, check_side, normalize_action
-from scorer.variants import ENVIDO_CALLS, FLOR_CALLS, TABLE_WORDS, PageWord, TableWord, TableWords, Variant, get_variant
+from scorer.core.envido_points import count_spans, describe_counts
+from scorer.core.errors import N_, PageText, RuleError
+from scorer.core.schema import ACTION_TYPES, LegalAction, State, bare_action, check_side, normalize_action
+from scorer.core.variants import ENVIDO_CALLS, FLOR_CALLS, TABLE_WORDS, PageWord, TableWord, TableWords, Variant, get_variant
 
 __all__ = ["ACTION_TYPES", "CALL_NAMES", "Match", "decide_hand", "normalize_action", "render_lines"]
 
@@ -45,7 +45,7 @@ CALL_NAMES = {  # ids the engine accepts, with a neutral name (the table's words
     "contraflor_al_resto": "Contraflor al resto",
 }
 """How each call is written at the table in the log and in errors (game terms are not
-translated). Display only: which calls an action may carry is :data:`scorer.schema.CALLS`."""
+translated). Display only: which calls an action may carry is :data:`scorer.core.schema.CALLS`."""
 
 SIDES = (0, 1)
 
@@ -143,7 +143,7 @@ class Match:
     """A match being scored: the variant, its options, and the fold of every action.
 
     Args:
-        variant_id: a key of :data:`scorer.variants.VARIANTS`.
+        variant_id: a key of :data:`scorer.core.variants.VARIANTS`.
         options: the variant's options (see ``Variant.option_specs``); defaults fill the rest.
         mano: the side that is mano in hand 1 (0 or 1); the mano alternates every hand.
 
@@ -245,13 +245,13 @@ class Match:
         """Every action the rules allow now, each with what it pays.
 
         Returns:
-            :class:`~scorer.schema.Offer` entries: concrete actions (as :meth:`apply` takes
+            :class:`~scorer.core.schema.Offer` entries: concrete actions (as :meth:`apply` takes
             them) plus ``points`` (tentos the action awards at once, before any cap at the
             target, or for a call the stake if accepted; ``None`` where it pays nothing or
             it is not known yet) and ``points_side`` (who gets them). Corrections are
             offered as -1 and +1 per side where legal (any ``delta`` may be posted);
             ``undo`` is listed when there is something to undo. While an Envido or Flor
-            waits for its winner, one :class:`~scorer.schema.DeclarePoints` entry
+            waits for its winner, one :class:`~scorer.core.schema.DeclarePoints` entry
             (``{"type": "declare_points", "what", "min", "max"}``) says both sides'
             points may be typed (an ``envido_points`` action).
         """
@@ -304,7 +304,7 @@ class Match:
         translate: Callable[[str], str] | None = None,
         log_limit: int | None = None,
     ) -> State:
-        """The JSON state (issue #2 "The contract"; typed as :class:`~scorer.schema.State`).
+        """The JSON state (issue #2 "The contract"; typed as :class:`~scorer.core.schema.State`).
 
         Args:
             names: the two sides' names, used in the log.
@@ -406,7 +406,7 @@ class Match:
 
     def _counts(self, hand: Hand) -> list[list[int]] | None:
         """The counts ``envido_points`` accepts now, as ``[low, high]`` runs (the one
-        definition, :func:`scorer.envido_points.possible_counts`), or None when no Envido or
+        definition, :func:`scorer.core.envido_points.possible_counts`), or None when no Envido or
         Flor waits for its points."""
         rules = {"envido_winner": self.variant.envido, "flor_winner": self.variant.flor}.get(hand.awaiting or "")
         return [list(span) for span in count_spans(rules.points_range)] if rules is not None else None
@@ -1090,7 +1090,7 @@ def render_lines(
         lines: ``(template, params)`` pairs from :meth:`Match.apply`.
         names: the two sides' names.
         translate: gettext-like callable applied to each template (English without it).
-        words: the variant's table words (:attr:`scorer.variants.Variant.words`); the
+        words: the variant's table words (:attr:`scorer.core.variants.Variant.words`); the
             Rioplatense ones without it. Params: ``call``/``chain`` (call ids, their bare
             names), ``shout`` (a call id, its shout), ``answer`` (``mazo``...), ``said``
             (``accepted``, ``refused`` or ``tie``), ``special`` (a special hand's id).

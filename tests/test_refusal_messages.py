@@ -92,7 +92,7 @@ def test_every_engine_error_code_is_covered():
     import re
     from pathlib import Path
 
-    source = Path("scorer/core/match.py").read_text() + Path("scorer/core/variants.py").read_text()
+    source = "".join(path.read_text() for path in sorted(Path("scorer/core/match").glob("*.py"))) + Path("scorer/core/variants.py").read_text()
     codes = set(re.findall(r'RuleError\(\s*"([a-z_]+)"', source))
     covered = {row[4] for row in CASES} | {"bad_action", "bad_side", "bad_option", "bad_variant", "bad_points", "game_not_over"}
     assert codes <= covered, codes - covered

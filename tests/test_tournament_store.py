@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.app import store
-from scorer.app import tournament_store as tstore
+from scorer.app import store, tournament_store as tstore
 
 
 @pytest.fixture

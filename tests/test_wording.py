@@ -110,7 +110,7 @@ def logs(app):
 
 
 def test_every_log_template_is_exercised():
-    source = Path("scorer/core/match.py").read_text()
+    source = "".join(path.read_text() for path in sorted(Path("scorer/core/match").glob("*.py")))
     templates = set(re.findall(r'\(N_\("([^"]+)"\), \{', source))
     seen = set()
     for variant, options, script in SCRIPTS:

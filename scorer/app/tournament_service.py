@@ -20,8 +20,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.app import store
-from scorer.app import tournament_store as tstore
+from scorer.app import store, tournament_store as tstore
 from scorer.app.match_service import MatchService
 from scorer.core import tournament as core
 from scorer.core.series import series_status

@@ -5,7 +5,7 @@ team confirmation links.
 ``/t/<id>/<organizer_key>`` (key in the path, like a match's edit link); the TV page
 ``/tv/<id>`` needs no key and polls ``/tv/<id>/live`` every 2 s (204 while unchanged).
 Views are thin: :mod:`scorer.app.tournament_service` does the work;
-:func:`scorer.web.common.describe_tournament` is the one view model both the pages and
+:func:`scorer.web.tournament_view.describe_tournament` is the one view model both the pages and
 the JSON API use.
 """
 
@@ -23,13 +23,8 @@ from scorer.core import tournament as core
 from scorer.core.errors import TrucoError
 from scorer.core.variants import default_variant
 from scorer.web import forms, qr
-from scorer.web.common import (
-    check_organizer,
-    describe_tournament,
-    get_tournament_or_404,
-    public_base,
-    stage_title,
-)
+from scorer.web.common import public_base
+from scorer.web.tournament_view import check_organizer, describe_tournament, get_tournament_or_404, stage_title
 from scorer.web.db import get_db
 from scorer.web.i18n import translate
 

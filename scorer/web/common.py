@@ -19,7 +19,7 @@ from scorer.app import store
 from scorer.app.match_service import MatchService
 from scorer.core.errors import TrucoError
 from scorer.web.db import get_db
-from scorer.web.forms import NAME_MAX
+from scorer.web.player_names import NAME_MAX
 from scorer.web.i18n import translate, translator
 
 

@@ -6,7 +6,7 @@ Three configurations, one after the other, each on a fresh database: SQLite with
 capacity search (the bench's table model, p99 < 100 ms). The app server and PostgreSQL
 share the server core; the load generators run on the other. Then the statements
 each request sends to the database (counted in-process with
-``scorer.store.STATEMENT_LISTENERS``, on both backends): an unchanged poll, a poll after
+``scorer.app.store.STATEMENT_LISTENERS``, on both backends): an unchanged poll, a poll after
 another server's action, an action. PostgreSQL is a throwaway cluster made with
 Debian's ``initdb``/``pg_ctl`` (``tests/pg_cluster.py``), as the tests do.
 """
@@ -49,7 +49,7 @@ def pin_cluster(cluster, cores: set[int]) -> None:
 
 def statements(url: str) -> dict[str, int]:
     """Statements sent to the database per request kind (BEGIN/COMMIT included)."""
-    from scorer import store
+    from scorer.app import store
     from scorer.web import create_app
 
     app = create_app({"TESTING": True, "DATABASE": url})
@@ -176,7 +176,7 @@ def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: 
                 client.close()
                 srv.stop()
     finally:
-        from scorer import store
+        from scorer.app import store
 
         store.dispose_all()
         cluster.destroy()

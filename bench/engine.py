@@ -1,7 +1,7 @@
 """Engine timings: card parsing, Envido of all 9,880 hands, replay of a 300-action match.
 
-Pure Python, no server: :mod:`scorer.cards`, :mod:`scorer.envido_points` and
-:meth:`scorer.match.Match.replay`. Each figure is the median of several timed runs.
+Pure Python, no server: :mod:`scorer.core.cards`, :mod:`scorer.core.envido_points` and
+:meth:`scorer.core.match.Match.replay`. Each figure is the median of several timed runs.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import time
 from itertools import combinations
 from typing import Any
 
-from scorer.cards import DECK, parse_card
-from scorer.envido_points import envido_points
-from scorer.errors import RuleError
-from scorer.match import Match
+from scorer.core.cards import DECK, parse_card
+from scorer.core.envido_points import envido_points
+from scorer.core.errors import RuleError
+from scorer.core.match import Match
 
 #: Cards as players type them (issue 3's accepted forms), parsed round-robin.
 TYPED = [

@@ -35,7 +35,7 @@ def truco_executable() -> list[str]:
     if script.exists():
         return [str(script)]
     found = shutil.which("truco")
-    return [found] if found else [sys.executable, "-c", "from scorer.cli import cli; cli()"]
+    return [found] if found else [sys.executable, "-c", "from scorer.cli.main import cli; cli()"]
 
 
 @dataclass

@@ -4,7 +4,7 @@ backends (SQLite, and a throwaway PostgreSQL cluster, see ``pg_cluster.py``)."""
 import pytest
 
 import pg_cluster
-from scorer import store
+from scorer.app import store
 from scorer.web import create_app
 
 
@@ -47,7 +47,7 @@ def db_url(request, tmp_path):
 
 @pytest.fixture
 def connect():
-    """``connect(path_or_url)``: a :class:`scorer.store.Database`, closed after the test."""
+    """``connect(path_or_url)``: a :class:`scorer.app.store.Database`, closed after the test."""
     opened = []
 
     def open_one(value):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.match import Match
+from scorer.core.match import Match
 
 ANSWERS = {"quiero", "no_quiero", "no_flor", "mazo"}
 

@@ -112,7 +112,7 @@ def plain_action(legal: dict) -> dict:
 
 def stored(db, match_id: str) -> dict[int, dict]:
     """``{seq: action}`` as stored in the database (a SQLite path or a URL), read directly."""
-    from scorer import store
+    from scorer.app import store
 
     conn = store.connect(db)
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.match import Match
+from scorer.core.match import Match
 from scorer.web import board
 from scorer.web.i18n import translator
 

@@ -3,7 +3,7 @@
 
 import pytest
 
-from scorer.card_order import (
+from scorer.core.card_order import (
     MINEIRO_MANILHAS,
     VARIANTS,
     card_order,
@@ -15,8 +15,8 @@ from scorer.card_order import (
     piezas,
     strength_level,
 )
-from scorer.cards import DECK, Card
-from scorer.errors import CardError
+from scorer.core.cards import DECK, Card
+from scorer.core.errors import CardError
 
 
 def c(code):

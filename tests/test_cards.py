@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorer.cards import (
+from scorer.core.cards import (
     DECK,
     LANGS,
     LIMPO_DECK,
@@ -15,7 +15,7 @@ from scorer.cards import (
     parse_hand,
     parse_rank,
 )
-from scorer.errors import CardError, TrucoError
+from scorer.core.errors import CardError, TrucoError
 
 # Every form listed in the issue, with the card it names (issue 3, "Parsing what people type").
 ISSUE_FORMS = [

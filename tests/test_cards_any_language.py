@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from scorer.cards import Card, ambiguous_letters, parse_cards
+from scorer.core.cards import Card, ambiguous_letters, parse_cards
 from tests.web_client import EN, ES, PT
 
 

@@ -7,9 +7,9 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorer.cards_cli import compare_json, envido_json, manilha_json
-from scorer.cli import cli
-from scorer.errors import CardError
+from scorer.cli.cards_cli import compare_json, envido_json, manilha_json
+from scorer.cli.main import cli
+from scorer.core.errors import CardError
 
 
 @pytest.fixture
@@ -262,7 +262,7 @@ def test_manilha_json_junk_only_raises_card_error(vira, deck):
 def test_a_muestra_puts_flor_in_play():
     """REFERENCE.md §8 example 17: muestra 6 oro; 2 oro, 4 oro, 7 copa is a Flor (two piezas)
     worth 46 -- Uruguayan truco always plays Flor, so no --flor is needed (found by the breaker)."""
-    from scorer.cards_cli import envido_json
+    from scorer.cli.cards_cli import envido_json
 
     result = envido_json("2o 4o 7c", muestra="6o")
     assert result["flor"] is True and result["flor_points"] == 46

@@ -5,8 +5,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from scorer.cli import cli
-from scorer.cli_lang import lang_from_environment
+from scorer.cli.cli_lang import lang_from_environment
+from scorer.cli.main import cli
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@ import json
 
 from click.testing import CliRunner
 
-from scorer import store
-from scorer.cli import cli
+from scorer.app import store
+from scorer.cli.main import cli
 from scorer.web import create_app
 
 ADJUST = {"type": "adjust", "side": 0, "delta": 12}

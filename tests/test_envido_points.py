@@ -4,9 +4,9 @@ from itertools import combinations
 
 import pytest
 
-from scorer.cards import DECK, Card, parse_hand
-from scorer.envido_points import envido_points, envido_value
-from scorer.errors import CardError
+from scorer.core.cards import DECK, Card, parse_hand
+from scorer.core.envido_points import envido_points, envido_value
+from scorer.core.errors import CardError
 
 
 def hand(text):

@@ -57,7 +57,7 @@ def test_truco_db_names_the_database(tmp_path, monkeypatch):
     import waitress
     from click.testing import CliRunner
 
-    from scorer.cli import cli
+    from scorer.cli.main import cli
 
     seen = {}
 

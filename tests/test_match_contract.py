@@ -6,9 +6,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from scorer.cli import cli
-from scorer.errors import RuleError, TrucoError
-from scorer.match import Match
+from scorer.cli.main import cli
+from scorer.core.errors import RuleError, TrucoError
+from scorer.core.match import Match
 from tests.engine_notation import actions, play
 
 

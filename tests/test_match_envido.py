@@ -6,7 +6,7 @@ seed 002 "Pontos obtidos na disputa de Envido", REFERENCE.md 1.5, 1.6 and §8 ro
 
 import pytest
 
-from scorer.errors import RuleError
+from scorer.core.errors import RuleError
 from tests.engine_notation import play
 
 ARGENTINE_CHAINS = [

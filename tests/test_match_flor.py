@@ -6,7 +6,7 @@ Expected numbers: seed 002 "Flor" (gauderio); REFERENCE.md 1.7 recommended defau
 
 import pytest
 
-from scorer.errors import RuleError
+from scorer.core.errors import RuleError
 from tests.engine_notation import play
 
 FLOR = {"flor": True}

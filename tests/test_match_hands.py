@@ -7,8 +7,8 @@ Expected numbers: seed 000 "Quando uma vaza empata" and "Pontuação e Vitória"
 
 import pytest
 
-from scorer.errors import RuleError
-from scorer.match import decide_hand
+from scorer.core.errors import RuleError
+from scorer.core.match import decide_hand
 from tests.engine_notation import play
 
 P = None  # parda

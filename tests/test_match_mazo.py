@@ -6,7 +6,7 @@ and §8 rows 48-50, and issue #2 "Folding" (argentino-30/uruguaio option mazo_pr
 
 import pytest
 
-from scorer.errors import RuleError
+from scorer.core.errors import RuleError
 from tests.engine_notation import play
 
 MAZO_CASES = [

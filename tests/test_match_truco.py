@@ -7,7 +7,7 @@ and §8 rows 28-30 (mineiro).
 
 import pytest
 
-from scorer.errors import RuleError
+from scorer.core.errors import RuleError
 from tests.engine_notation import play
 
 LADDER_CASES = [

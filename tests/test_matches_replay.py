@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from scorer.cli import cli
-from scorer.match import Match
-from scorer.variants import VARIANTS
+from scorer.cli.main import cli
+from scorer.core.match import Match
+from scorer.core.variants import VARIANTS
 
 MATCHES = Path(__file__).parent / "matches"
 EXPECTED = json.loads((MATCHES / "expected.json").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""Versioned schema migrations (scorer.store.migrate) and old databases replaying."""
+"""Versioned schema migrations (scorer.app.store.migrate) and old databases replaying."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scorer import store
-from scorer.match import Match
+from scorer.app import store
+from scorer.core.match import Match
 from scorer.web import create_app
 
 FIXTURES = Path(__file__).parent / "fixtures"

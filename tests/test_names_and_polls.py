@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from scorer.web import forms
+from scorer.web import player_names
 from tests.web_client import EN, HX, new_match
 
 FLAG = "\U0001F1E7\U0001F1F7"  # 🇧🇷: two regional indicators, one character to a reader
@@ -25,14 +25,14 @@ FLAG = "\U0001F1E7\U0001F1F7"  # 🇧🇷: two regional indicators, one characte
     ],
 )
 def test_cut_name_by_grapheme_clusters(typed, stored):
-    assert forms.cut_name(typed) == stored
+    assert player_names.cut_name(typed) == stored
 
 
 def test_a_flag_is_never_cut_in_half():
     for prefix in range(20, 30):
-        name = forms.cut_name("a" * prefix + FLAG)
+        name = player_names.cut_name("a" * prefix + FLAG)
         assert name.count("\U0001F1E7") == name.count("\U0001F1F7")
-        assert forms.name_length(name) <= forms.NAME_MAX
+        assert player_names.name_length(name) <= player_names.NAME_MAX
 
 
 def test_the_api_says_when_a_name_was_shortened(client):

@@ -16,11 +16,11 @@ from itertools import combinations
 
 import pytest
 
-from scorer.cards import DECK
-from scorer.cards_cli import envido_json
-from scorer.envido_points import envido_points, possible_counts
-from scorer.errors import RuleError
-from scorer.match import Match
+from scorer.cli.cards_cli import envido_json
+from scorer.core.cards import DECK
+from scorer.core.envido_points import envido_points, possible_counts
+from scorer.core.errors import RuleError
+from scorer.core.match import Match
 
 ALL_HANDS = list(combinations(DECK, 3))
 

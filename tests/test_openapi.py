@@ -106,13 +106,13 @@ def test_schemathesis_against_the_live_server(live, operation):
 
 
 def test_the_description_names_the_kinds_calls_and_variants_of_the_schema():
-    """openapi.yaml describes the typed schema of scorer/schema.py and the registry, not a copy
+    """openapi.yaml describes the typed schema of scorer/core/schema.py and the registry, not a copy
     that could drift: the same action kinds, calls and decisions, the legal actions' kinds
     (``declare_points`` instead of a placeholder ``envido_points``), the same variants."""
     import yaml
 
-    from scorer.schema import ACTION_TYPES, CALLS, DECISIONS
-    from scorer.variants import VARIANTS
+    from scorer.core.schema import ACTION_TYPES, CALLS, DECISIONS
+    from scorer.core.variants import VARIANTS
 
     schemas = yaml.safe_load(SPEC.read_text())["components"]["schemas"]
     action = schemas["Action"]["properties"]

@@ -13,10 +13,10 @@ import threading
 import pytest
 from flask_babel import force_locale, gettext
 
-from scorer import store
-from scorer.match import Match
+from scorer.app import store
+from scorer.app.match_service import APPLIED, STALE, MatchService
+from scorer.core.match import Match
 from scorer.web.db import get_db
-from scorer.web.engine import APPLIED, STALE, MatchService
 from scorer.web.i18n import LANGUAGES, translator
 from scorer.web.matches import LOG_LIMIT
 from tests.web_client import HX, act, new_match

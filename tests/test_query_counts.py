@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from scorer import store
+from scorer.app import store
 from scorer.web import create_app
 
 HX = {"HX-Request": "true"}

@@ -9,8 +9,8 @@ the rule texts (seed 000 "Responder a um pedido", seed 002 "Flor", REFERENCE.md 
 
 import pytest
 
-from scorer.errors import RuleError
-from scorer.match import Match
+from scorer.core.errors import RuleError
+from scorer.core.match import Match
 from tests.engine_notation import action, play
 
 FLOR = {"flor": True}
@@ -92,7 +92,7 @@ def test_every_engine_error_code_is_covered():
     import re
     from pathlib import Path
 
-    source = Path("scorer/match.py").read_text() + Path("scorer/variants.py").read_text()
+    source = "".join(path.read_text() for path in sorted(Path("scorer/core/match").glob("*.py"))) + Path("scorer/core/variants.py").read_text()
     codes = set(re.findall(r'RuleError\(\s*"([a-z_]+)"', source))
     covered = {row[4] for row in CASES} | {"bad_action", "bad_side", "bad_option", "bad_variant", "bad_points", "game_not_over",
                                            "no_variant"}
@@ -149,8 +149,8 @@ def test_a_gauderio_end_of_game_line_gives_the_losers_score():
 
 # The card helpers' refusals (issue 13 item 2: every error code against an input that
 # triggers it, the message naming what was wrong).
-from scorer.cards_cli import compare_json, envido_json, manilha_json  # noqa: E402
-from scorer.errors import CardError  # noqa: E402
+from scorer.cli.cards_cli import compare_json, envido_json, manilha_json  # noqa: E402
+from scorer.core.errors import CardError  # noqa: E402
 
 CARD_CASES = [
     (lambda: envido_json("7o 6o banana"), "bad_card", ['"banana"']),

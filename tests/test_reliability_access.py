@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from scorer import store
+from scorer.app import store
 from scorer.web import common, create_app
 
 SCRIPT = "<script>x()</script>"

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.cards import Card, parse_card, parse_cards, parse_hand
-from scorer.errors import CardError, RuleError
-from scorer.match import Match, normalize_action
+from scorer.core.cards import Card, parse_card, parse_cards, parse_hand
+from scorer.core.errors import CardError, RuleError
+from scorer.core.match import Match, normalize_action
 from scorer.web import create_app
 
 #: How many inputs each property test tries (the README's "bad inputs tried" adds them up).

@@ -11,7 +11,7 @@ import sqlite3
 import threading
 
 from live_server import Client, Server, plain_action
-from scorer.match import Match, normalize_action
+from scorer.core.match import Match, normalize_action
 
 KILLS = 5
 DRIVERS = 3

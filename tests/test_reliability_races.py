@@ -16,7 +16,7 @@ import pytest
 
 import live_server
 from live_server import Client, Server, plain_action
-from scorer.match import Match, normalize_action
+from scorer.core.match import Match, normalize_action
 
 CLIENTS = 8
 SECONDS = 3.0

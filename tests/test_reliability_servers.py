@@ -20,7 +20,7 @@ import time
 import pytest
 
 from live_server import Client, Server, plain_action, stored
-from scorer.match import Match, normalize_action
+from scorer.core.match import Match, normalize_action
 
 CLIENTS = 8
 SECONDS = 3.0

@@ -1,8 +1,8 @@
-"""scorer.seats: mano and dealer per hand at 4 and 6; redonda / pica-pica (REFERENCE.md 1.1)."""
+"""scorer.core.seats: mano and dealer per hand at 4 and 6; redonda / pica-pica (REFERENCE.md 1.1)."""
 
 import pytest
 
-from scorer.seats import hand_seats, play_order, six_player_round
+from scorer.core.seats import hand_seats, play_order, six_player_round
 
 FOUR = [["Ana", "Bia"], ["Caio", "Duda"]]
 SIX = [["Ana", "Bia", "Cris"], ["Davi", "Eva", "Fábio"]]

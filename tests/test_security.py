@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 from live_server import Server
-from scorer import store
-from scorer.cli import cli
-from scorer.match import Match
+from scorer.app import store
+from scorer.app.match_service import MatchService
+from scorer.cli.main import cli
+from scorer.core.match import Match
 from scorer.web import create_app
 from scorer.web.db import get_db
-from scorer.web.engine import MatchService
 
 EN = {"Accept-Language": "en"}
 STRANGER = {"REMOTE_ADDR": "203.0.113.9"}

@@ -1,8 +1,8 @@
-"""scorer.series: best of 1/3/5 (seed 001: "leva a mesa quem ganhar 2 ou 3 partidas")."""
+"""scorer.core.series: best of 1/3/5 (seed 001: "leva a mesa quem ganhar 2 ou 3 partidas")."""
 
 import pytest
 
-from scorer.series import series_status
+from scorer.core.series import series_status
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from scorer import serve
-from scorer.cli import cli
+from scorer.cli import serve
+from scorer.cli.main import cli
 
 
 def adapter(*ips):
@@ -121,7 +121,7 @@ def test_workers_that_die_at_once_stop_serve_instead_of_looping(capfd):
     import click
     import pytest
 
-    from scorer import serve
+    from scorer.cli import serve
 
     def broken(_index):
         raise RuntimeError("broken setting")

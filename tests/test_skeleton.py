@@ -1,6 +1,6 @@
 from click.testing import CliRunner
 
-from scorer.cli import cli
+from scorer.cli.main import cli
 
 
 def test_cli_help_lists_the_group():

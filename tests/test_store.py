@@ -1,4 +1,4 @@
-"""scorer.store on both backends (SQLite in WAL, PostgreSQL): version-guarded appends,
+"""scorer.app.store on both backends (SQLite in WAL, PostgreSQL): version-guarded appends,
 Revanche series, hashed keys, copy and prune, database URLs."""
 
 import os
@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from scorer import store
+from scorer.app import store
 
 
 @pytest.fixture

@@ -16,10 +16,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from scorer import store
-from scorer.errors import RuleError
-from scorer.web import forms
-from scorer.web.engine import MatchService
+from scorer.app import store
+from scorer.app.match_service import MatchService
+from scorer.core.errors import RuleError
+from scorer.web import player_names
 from tests.web_client import EN, HX, PT, new_match
 
 UNDO = {"type": "undo"}
@@ -271,9 +271,9 @@ DANGLING = {"\u200d", "\ufe0f", "\U0001F3FB", "\U0001F3FC", "\U0001F3FD", "\U000
 
 @pytest.mark.parametrize("prefix", range(16, 25))
 def test_a_cut_name_keeps_an_emoji_sequence_whole_or_drops_it(prefix):
-    name = forms.cut_name("a" * prefix + FAMILY + "b")
+    name = player_names.cut_name("a" * prefix + FAMILY + "b")
     # Issue 13 item 8: NAME_MAX counts what a reader sees (grapheme clusters), not code points.
-    assert forms.name_length(name) <= forms.NAME_MAX and name[-1] not in DANGLING
+    assert player_names.name_length(name) <= player_names.NAME_MAX and name[-1] not in DANGLING
     assert name in ("a" * prefix, "a" * prefix + FAMILY, "a" * prefix + FAMILY + "b")
 
 
@@ -288,7 +288,7 @@ def test_a_cut_name_keeps_an_emoji_sequence_whole_or_drops_it(prefix):
      ("  Nós  ", "Nós")],
 )
 def test_cut_name_examples(text, cut):
-    assert forms.cut_name(text) == cut
+    assert player_names.cut_name(text) == cut
 
 
 def test_names_and_players_from_the_form_and_the_api_are_cut_cleanly(client):

@@ -1,4 +1,4 @@
-"""The tournament core (scorer.tournament): layouts, byes, standings, corrections.
+"""The tournament core (scorer.core.tournament): layouts, byes, standings, corrections.
 
 Expected values come from issue 11's text ("Tournaments"), written out by hand; team
 numbers in the tables are 1-based seeds as the issue writes them.
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer import tournament as T
-from scorer.tournament import Points, Result, Settings
+from scorer.core import tournament as T
+from scorer.core.tournament import Points, Result, Settings
 
 
 def names(n):

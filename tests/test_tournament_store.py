@@ -1,4 +1,4 @@
-"""The tournaments' SQL (scorer.tournament_store): migration, guarded writes, audit."""
+"""The tournaments' SQL (scorer.app.tournament_store): migration, guarded writes, audit."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer import store
-from scorer import tournament_store as tstore
+from scorer.app import store, tournament_store as tstore
 
 
 @pytest.fixture

@@ -442,7 +442,7 @@ def test_pages_in_portuguese(client):
 def test_a_failing_hook_never_loses_the_action(client, monkeypatch, caplog):
     """The action is stored before the hook runs; if advancing fails, the table still gets
     its answer and the next read of the tournament catches up."""
-    from scorer.web import tournament_service
+    from scorer.app import tournament_service
 
     t = create(client, teams=["A", "B"])
     m = matches(state(client, t))["main:1:1"]

@@ -15,14 +15,14 @@ import re
 
 import pytest
 
-from scorer import calculators
-from scorer.card_order import card_order, compare
-from scorer.card_rules import MINEIRO_MANILHAS, PLAIN_ORDER, CardRules
-from scorer.cards import Card
-from scorer.errors import CardError
-from scorer.match import Match
-from scorer.seats import hand_seats
-from scorer.variants import (
+from scorer.core import calculators
+from scorer.core.card_order import card_order, compare
+from scorer.core.card_rules import MINEIRO_MANILHAS, PLAIN_ORDER, CardRules
+from scorer.core.cards import Card
+from scorer.core.errors import CardError
+from scorer.core.match import Match
+from scorer.core.seats import hand_seats
+from scorer.core.variants import (
     ARGENTINE_ENVIDO_CHAINS,
     ARGENTINE_LADDER,
     VARIANTS,

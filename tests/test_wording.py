@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from flask_babel import force_locale
 
-from scorer.match import Match
-from scorer.variants import TABLE_WORDS, VARIANTS
+from scorer.core.match import Match
+from scorer.core.variants import TABLE_WORDS, VARIANTS
 from scorer.web import create_app
 from scorer.web.i18n import translator
 from tests.engine_notation import action
@@ -110,7 +110,7 @@ def logs(app):
 
 
 def test_every_log_template_is_exercised():
-    source = Path("scorer/match.py").read_text()
+    source = "".join(path.read_text() for path in sorted(Path("scorer/core/match").glob("*.py")))
     templates = set(re.findall(r'\(N_\("([^"]+)"\), \{', source))
     seen = set()
     for variant, options, script in SCRIPTS:
@@ -198,8 +198,8 @@ def test_table_words_are_data_on_the_variant_registry():
     ("en", 'Expected 1 card in "7o 6o", got 2.', 'Expected 3 cards in "7o", got 1.'),
 ])
 def test_card_counts_use_ngettext(app, locale, one, three):
-    from scorer.cards import parse_card, parse_hand
-    from scorer.errors import CardError
+    from scorer.core.cards import parse_card, parse_hand
+    from scorer.core.errors import CardError
 
     with app.test_request_context(), force_locale(locale):
         translate = translator()

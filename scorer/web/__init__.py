@@ -7,142 +7,17 @@ Blueprints: ``matches`` (new match, scoreboard, actions, share, watch, polling),
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask
 
+from scorer.app.match_service import MatchService
 from scorer.web import db, i18n, security
-from scorer.web.engine import MatchService
+from scorer.web.assets import HTMX_FILE, MORPH_FILE, PACKAGE_DIR, asset_dir, init_compression, init_static_versions
 
-PACKAGE_DIR = Path(__file__).resolve().parent.parent
-
-
-def asset_dir(name: str) -> Path:
-    """Where ``templates`` or ``static`` is: inside the package in an installed wheel,
-    at the top of the repository in a source checkout or editable install."""
-    inside = PACKAGE_DIR / name
-    if inside.is_dir():
-        return inside
-    return PACKAGE_DIR.parent / name
-
-
-#: The vendored htmx (npm package htmx.org; version and sha256 in static/vendor/htmx.txt).
-HTMX_FILE = "vendor/htmx-2.0.11.min.js"
-#: The vendored idiomorph with its htmx "morph" extension (npm package idiomorph; version
-#: and sha256 in static/vendor/idiomorph.txt): answers and polls change only what changed.
-MORPH_FILE = "vendor/idiomorph-ext-0.8.0.min.js"
-
-#: Content-Security-Policy of every response: nothing inline, nothing from elsewhere.
-CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
-
-
-#: Responses worth compressing (flask-compress; Brotli, zstd or gzip, as the client accepts).
-COMPRESS_MIMETYPES = [
-    "text/html", "text/css", "text/javascript", "application/javascript", "application/json",
-    "application/manifest+json", "image/svg+xml",
-]
-#: ``Cache-Control`` of a static file asked for with its content's hash (``?v=``).
-IMMUTABLE = "public, max-age=31536000, immutable"
-
-
-class StaticCompressedCache:
-    """flask-compress's cache (``COMPRESS_CACHE_BACKEND``), kept for static files only.
-
-    A static file under its current versioned URL is compressed once, at Brotli's
-    maximum quality when Brotli is the encoding (too slow for pages, which are
-    compressed at ``COMPRESS_BR_LEVEL`` on every request), and kept; every other response
-    gets no cache key (:func:`static_cache_key` gives ``""``) and is never stored."""
-
-    def __init__(self) -> None:
-        self.data: dict[str, bytes] = {}
-
-    def get(self, key: str) -> bytes | None:
-        algorithm, _, url = key.partition(";")
-        if not url:
-            return None
-        hit = self.data.get(key)
-        if hit is None and algorithm == "br":
-            import brotli
-            from werkzeug.security import safe_join
-
-            path = safe_join(current_app.static_folder or "", (request.view_args or {}).get("filename", ""))
-            if path and os.path.isfile(path):
-                with open(path, "rb") as f:
-                    hit = self.data[key] = brotli.compress(f.read(), quality=11)
-        return hit
-
-    def set(self, key: str, value: bytes) -> None:
-        if key.partition(";")[2]:
-            self.data[key] = value
-
-
-def static_cache_key(req) -> str:
-    """The cache key of a static file asked for with its current ``?v=`` hash; ``""`` (not
-    cached) for anything else."""
-    if req.endpoint != "static":
-        return ""
-    versions = current_app.extensions.get("truco_static_versions", {})
-    filename = (req.view_args or {}).get("filename", "")
-    wanted = req.args.get("v")
-    return req.full_path if wanted and wanted == versions.get(filename) else ""
-
-
-def init_compression(app: Flask) -> None:
-    """Compress text responses over 1 KB when the client accepts it (Brotli first: the
-    smallest at the same cost; gzip for clients that only take gzip). Static files under
-    their versioned URLs are compressed once, Brotli at its maximum quality, and kept
-    (flask-compress's cache, :class:`StaticCompressedCache`)."""
-    from flask_compress import Compress
-
-    app.config.setdefault("COMPRESS_MIMETYPES", COMPRESS_MIMETYPES)
-    app.config.setdefault("COMPRESS_MIN_SIZE", 1024)
-    app.config.setdefault("COMPRESS_BR_LEVEL", 5)
-    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "zstd", "gzip", "deflate"])
-    app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br", "zstd", "deflate"])
-    app.config.setdefault("COMPRESS_CACHE_BACKEND", StaticCompressedCache)
-    app.config.setdefault("COMPRESS_CACHE_KEY", static_cache_key)
-    Compress(app)
-
-
-def init_static_versions(app: Flask) -> None:
-    """Versioned static URLs: ``url_for('static', filename=f)`` adds ``?v=`` and a hash of
-    the file's content (computed here, at start), and a request with the current hash is
-    cached for a year (``immutable``); a changed file gets a new URL."""
-    folder = Path(app.static_folder or "")
-    versions: dict[str, str] = {}
-    for path in sorted(folder.rglob("*")):
-        if path.is_file():
-            versions[path.relative_to(folder).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-    app.extensions["truco_static_versions"] = versions
-
-    @app.url_defaults
-    def static_version(endpoint: str, values: dict[str, Any]) -> None:
-        if endpoint == "static" and "v" not in values:
-            v = versions.get(values.get("filename", ""))
-            if v:
-                values["v"] = v
-
-    @app.after_request
-    def static_cache(response):
-        if request.endpoint != "static":
-            return response
-        if response.status_code == 200 and response.is_streamed:
-            # Small files: read into memory (the file is closed with the response), so
-            # flask-compress compresses them like a page (gzip too) with a Content-Length.
-            response.direct_passthrough = False
-            response.make_sequence()
-        wanted = request.args.get("v")
-        if wanted and wanted == versions.get((request.view_args or {}).get("filename", "")):
-            response.headers["Cache-Control"] = IMMUTABLE
-            # Kept a year and never revalidated: validators and the download name are
-            # bytes for nothing on every first open.
-            for header in ("ETag", "Last-Modified", "Content-Disposition", "Accept-Ranges"):
-                response.headers.pop(header, None)
-        return response
+__all__ = ["HTMX_FILE", "MORPH_FILE", "asset_dir", "create_app"]
 
 
 def default_config(app: Flask) -> dict[str, Any]:
@@ -168,25 +43,12 @@ def register_views(app: Flask) -> None:
 
     errors.init_app(app)
     app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, MORPH_FILE=MORPH_FILE, STAGE_NAMES=labels.STAGE_NAMES)
-    from scorer.web import tournament_api, tournament_service, tournaments  # tournaments (issue 11)
+    from scorer.app import tournament_service
+    from scorer.web import tournament_api, tournaments  # tournaments (issue 11)
 
     for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp, tournaments.bp, tournament_api.bp):
         app.register_blueprint(blueprint)
     app.extensions["truco_matches"].listeners.append(tournament_service.on_action)
-
-
-def init_security_headers(app: Flask) -> None:
-    """Every response gets the CSP, ``nosniff`` and ``Referrer-Policy: no-referrer``; every
-    response but a static file ``Cache-Control: no-store``."""
-
-    @app.after_request
-    def security_headers(response):
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if request.endpoint != "static":
-            response.headers.setdefault("Cache-Control", "no-store")
-        return response
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -195,7 +57,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``config`` (a mapping: ``truco serve``'s settings, or a test's) overrides the defaults,
     e.g. ``{"TESTING": True, "DATABASE": tmp_path / "t.sqlite3"}``. Settings: ``DATABASE``
     (a SQLite file path, ``sqlite:///PATH`` or ``postgresql://USER@HOST:PORT/DB``, see
-    :func:`scorer.store.database_url`; default ``instance/truco.sqlite3``), ``PUBLIC_URL``
+    :func:`scorer.app.store.database_url`; default ``instance/truco.sqlite3``), ``PUBLIC_URL``
     (base URL put in share links and QR codes; default: the URL the request came in on, or
     the machine's LAN address when that was a loopback name and ``SHARE_LAN`` is true, as it
     is unless ``truco serve`` listens on one specific address; ``https://`` makes cookies
@@ -228,5 +90,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     register_views(app)
     security.init_app(app)
-    init_security_headers(app)
+    security.init_security_headers(app)
     return app

@@ -13,13 +13,13 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, request
 from flask_babel import gettext
 
-from scorer.envido_points import count_spans
-from scorer.errors import TrucoError
-from scorer.variants import VARIANTS
-from scorer.web import forms, tool_args
+from scorer.app.match_service import DUPLICATE, STALE
+from scorer.core.envido_points import count_spans
+from scorer.core.errors import TrucoError
+from scorer.core.variants import VARIANTS
+from scorer.web import forms, player_names, tool_args
 from scorer.web.common import check_key, created_json, error_json, get_match_or_404, json_body, service
 from scorer.web.db import get_db
-from scorer.web.engine import DUPLICATE, STALE
 from scorer.web.i18n import translator
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -38,7 +38,7 @@ def create_match():
     options = {} if options is None else options
     if not isinstance(options, dict):
         abort(422, gettext("Options must be a JSON object."))
-    names = forms.clean_names(data.get("names"))
+    names = player_names.clean_names(data.get("names"))
     best_of, players = forms.clean_best_of(data.get("best_of")), forms.clean_players(data.get("players"), names)
     variant, mano = data.get("variant"), data.get("mano", 0)
     try:
@@ -46,7 +46,7 @@ def create_match():
                                best_of=best_of, players=players)
     except TrucoError as e:
         return error_json(e)
-    return created_json(row, shortened=forms.shortened([data.get("names"), data.get("players")]))
+    return created_json(row, shortened=player_names.shortened([data.get("names"), data.get("players")]))
 
 
 @bp.get("/matches/<match_id>")
@@ -93,7 +93,7 @@ def post_action(match_id: str):
 def variants():
     """Every variant with its translated title and description, its options, and the
     Envido and Flor counts a match of it accepts (``[low, high]`` runs from the one
-    definition, :func:`scorer.envido_points.possible_counts`; None without Envido or Flor)."""
+    definition, :func:`scorer.core.envido_points.possible_counts`; None without Envido or Flor)."""
     return jsonify(
         [
             {

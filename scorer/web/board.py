@@ -12,10 +12,10 @@ from typing import Any
 
 from flask_babel import gettext
 
-from scorer import seats as seating
-from scorer.schema import State, bare_action
-from scorer.series import SeriesStatus
-from scorer.variants import ENVIDO_CALLS, FLOR_CALLS, Variant, get_variant
+from scorer.core import seats as seating
+from scorer.core.schema import State, bare_action
+from scorer.core.series import SeriesStatus
+from scorer.core.variants import ENVIDO_CALLS, FLOR_CALLS, Variant, get_variant
 from scorer.web import labels
 
 

@@ -1,7 +1,6 @@
 """What every view shares: the application service, loading a match, the edit key, the
-public address, reading a JSON body and answering JSON errors, the CSV formula guard;
-and what both tournament views (pages and API) share: loading a tournament, the
-organizer key, and the tournament's view model (:func:`describe_tournament`).
+public address, reading a JSON body and answering JSON errors, the CSV formula guard.
+What both tournament views (pages and API) share is in :mod:`scorer.web.tournament_view`.
 
 Views import this module (and :mod:`scorer.web.forms`), never each other.
 """
@@ -16,13 +15,11 @@ from urllib.parse import urlsplit
 from flask import abort, current_app, jsonify, request, url_for
 from flask_babel import gettext
 
-from scorer import store
-from scorer.errors import TrucoError
-from scorer.tournament import stage_names
-from scorer.web import tournament_service
+from scorer.app import store
+from scorer.app.match_service import MatchService
+from scorer.core.errors import TrucoError
 from scorer.web.db import get_db
-from scorer.web.engine import MatchService
-from scorer.web.forms import NAME_MAX
+from scorer.web.player_names import NAME_MAX
 from scorer.web.i18n import translate, translator
 
 
@@ -102,7 +99,7 @@ def share_base() -> tuple[str, str]:
     except ValueError:  # a malformed port in the Host header: keep the request's base
         hostname, port = "", None
     if is_loopback(hostname) and current_app.config.get("SHARE_LAN", True):
-        from scorer.serve import lan_addresses
+        from scorer.cli.serve import lan_addresses
 
         lan = lan_addresses()
         if lan:
@@ -153,131 +150,3 @@ def created_json(row: store.MatchRow, *, shortened: bool = False):
 def shortened_note() -> str:
     """The notice that a name was cut to ``NAME_MAX`` characters, in the user's language."""
     return gettext("A name was shortened to %(count)s characters.", count=NAME_MAX)
-
-
-# ---------------------------------------------------------------- tournaments (issue 11)
-
-
-def get_tournament_or_404(tid: str) -> tournament_service.Loaded:
-    """The tournament ``tid``, advanced to now.
-
-    :raise 404: no tournament has that id.
-    """
-    loaded = tournament_service.advance(get_db(), tid)
-    if loaded is None:
-        abort(404, gettext("There is no tournament with this address."))
-    return loaded
-
-
-def check_organizer(loaded: tournament_service.Loaded, key: str | None) -> None:
-    """Compare ``key`` with the organizer key in constant time.
-
-    :raise 403: missing or wrong key.
-    """
-    if not key or not hmac.compare_digest(key.encode(), loaded.row.organizer_key.encode()):
-        abort(403, gettext("This link cannot change the tournament: the organizer key is missing or wrong."))
-
-
-def stage_title(stage: str) -> str:
-    """A stage's name in the user's language."""
-    if stage.startswith("group"):
-        return gettext("Group %(n)s", n=stage[5:])
-    return {"main": gettext("Bracket"), "league": gettext("League"),
-            "repescagem": gettext("Repescagem")}.get(stage, stage)
-
-
-def round_title(loaded: tournament_service.Loaded, stage: str, number: int) -> str:
-    """"Final", "Semifinal", "Quarterfinal" or "Round n"."""
-    if stage in ("main", "repescagem"):
-        last = max(s.round for s in loaded.t.slots if s.stage == stage)
-        names = {0: gettext("Final"), 1: gettext("Semifinals"), 2: gettext("Quarterfinals")}
-        if stage == "main" or (loaded.t.settings.repescagem == "apart"):
-            if last - number in names:
-                return names[last - number]
-    return gettext("Round %(n)s", n=number)
-
-
-def describe_tournament(loaded: tournament_service.Loaded, *, organizer: bool = False) -> dict[str, Any]:
-    """The tournament as the API returns it (issue 11's shape), also the pages' model.
-
-    ``{"id", "name", "variant", "format", "best_of", "teams", "rounds", "stages",
-    "standings", "groups", "tiebreaks", "points", "champion", "repescagem_champion",
-    "finished", "version"}``; a match is ``{"id", "slot", "table", "teams", "status",
-    "watch_url", "edit_url" (organizer only), "score", "series", "winner", "result"}``.
-    """
-    base = public_base()
-    row, view = loaded.row, loaded.view
-    games: dict[str, store.MatchRow] = {}
-    if organizer:  # the live games, read through the service in one query
-        games = {m.id: m for m in service().recent(get_db(), [g.match_id for g in loaded.live.values()])}
-    stages: dict[str, dict[int, list[dict[str, Any]]]] = {}
-    for slot in sorted(loaded.t.slots, key=lambda s: (s.round, s.number)):
-        sv = view.slots[slot.id]
-        srow = loaded.slots.get(slot.id)
-        live = loaded.live.get(slot.id)
-        match: dict[str, Any] = {
-            "id": srow.match_id if srow else None,
-            "slot": slot.id,
-            "table": srow.table_number if srow and sv.result is None else None,
-            "teams": list(sv.teams),
-            "status": sv.status,
-            "best_of": slot.best_of,
-            "watch_url": base + url_for("matches.watch", match_id=live.match_id) if live else None,
-            "score": list(live.score) if live else None,
-            "live": bool(live and live.version > 0 and sv.result is None),
-            "series": (list(sv.result.games) if sv.result else list(live.games) if live else [0, 0])
-            if slot.best_of > 1 else None,
-            "winner": sv.winner,
-            "result": sv.result.to_json() if sv.result else None,
-        }
-        if organizer:
-            match["edit_url"] = None
-            game = games.get(live.match_id) if live is not None else None
-            if game is not None:  # the table's key is derived, never stored (issue 12)
-                key = tournament_service.table_key(row.organizer_key, slot.id)
-                match["edit_url"] = base + url_for("matches.scoreboard", match_id=game.id, key=key)
-        stages.setdefault(slot.stage, {}).setdefault(slot.round, []).append(match)
-
-    def rounds(stage: str) -> list[dict[str, Any]]:
-        out = []
-        for number, matches in sorted(stages.get(stage, {}).items()):
-            rests = loaded.t.byes.get(f"{stage}:{number}", ())
-            if stage == "main" and number == 1:
-                rests = loaded.t.byes.get("main", ())
-                if "qualifiers" in loaded.t.byes:  # groups: byes go to qualifier places
-                    q = loaded.view.qualifiers
-                    rests = tuple(q[p] for p in loaded.t.byes["qualifiers"]) if q is not None else ()
-            out.append({"number": number, "title": round_title(loaded, stage, number), "matches": matches,
-                        "done": all(m["status"] == "done" for m in matches),
-                        "byes": [b for b in rests if b is not None]})
-        return out
-
-    first = "league" if row.settings["format"] == "round_robin" else "main"
-    groups = [
-        {"name": f"group{g}", "title": stage_title(f"group{g}"), "rounds": rounds(f"group{g}"),
-         "standings": [r.to_json() for r in table.rows]}
-        for g, table in enumerate(view.groups, start=1)
-    ]
-    extra = [{"name": s, "title": stage_title(s), "rounds": rounds(s)}
-             for s in stage_names(loaded.t)
-             if s != first and not s.startswith("group")]
-    return {
-        "id": row.id,
-        "name": row.name,
-        "variant": row.variant,
-        "options": row.options,
-        "format": row.settings["format"],
-        "best_of": row.settings["best_of"],
-        "final_best_of": row.settings["final_best_of"] or row.settings["best_of"],
-        "teams": list(row.teams),
-        "players": [list(p) for p in row.players],
-        "rounds": rounds(first),
-        "stages": groups + extra,
-        "standings": [r.to_json() for r in view.standings.rows],
-        "tiebreaks": list(row.settings["tiebreaks"]),
-        "points": row.settings["points"],
-        "champion": view.champion,
-        "repescagem_champion": view.repescagem_champion,
-        "finished": view.finished,
-        "version": row.version,
-    }

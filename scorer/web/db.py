@@ -1,9 +1,9 @@
 """The database connection of a request, and what happens when the database is away.
 
 Each request that needs the database checks one connection out of the engine's pool
-(:func:`scorer.store.engine`, one per process and database URL; the pool keeps them
+(:func:`scorer.app.store.engine`, one per process and database URL; the pool keeps them
 open, so a scoreboard poll never pays for a new connection) and gives it back at
-teardown. Connections are in autocommit mode and every write in :mod:`scorer.store`
+teardown. Connections are in autocommit mode and every write in :mod:`scorer.app.store`
 commits (or rolls back) before it returns, so nothing is left pending between
 requests: an action is stored before its response, and a read sees what other
 processes committed. A transaction left open by a request that failed half-way is
@@ -15,7 +15,7 @@ message in the user's language saying so, never a 500 and never a 200 for someth
 stored; the broken connection is dropped and the pool reconnects by itself once the
 database is back.
 
-All SQL lives in :mod:`scorer.store`; this module only wires it into Flask.
+All SQL lives in :mod:`scorer.app.store`; this module only wires it into Flask.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from __future__ import annotations
 from flask import Flask, current_app, g, jsonify, render_template, request
 from flask_babel import gettext
 
-from scorer import store
-from scorer.errors import N_
+from scorer.app import store
+from scorer.core.errors import N_
 
 #: Shown (translated) with every 503 the database's absence causes.
 UNREACHABLE = N_("The scorekeeper cannot reach its database right now, so nothing was recorded or read. "
@@ -78,7 +78,7 @@ def unavailable(error: BaseException):
 
 def init_db(app: Flask) -> None:
     """Create the database (a SQLite file, mode 0600) and its tables if missing, or
-    upgrade them (:func:`scorer.store.migrate`)."""
+    upgrade them (:func:`scorer.app.store.migrate`)."""
     conn = store.connect(app.config["DATABASE_URL"])
     try:
         store.init_db(conn)

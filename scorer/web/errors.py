@@ -9,7 +9,7 @@ from flask import Flask, jsonify, render_template, request
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
-from scorer.errors import N_
+from scorer.core.errors import N_
 
 #: Generic messages for codes raised without a description of our own.
 MESSAGES = {

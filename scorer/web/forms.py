@@ -1,106 +1,30 @@
-"""Reading forms and this phone's cookies (last settings, recent matches).
+"""Reading forms: a new match's settings and options, players, the best-of, an action
+from a button, the double-tap guard, the board's version tag. This phone's cookies are in
+:mod:`scorer.web.cookies`, names in :mod:`scorer.web.player_names`.
 
 Bad input becomes a 422 with a message in the user's language, never a 500.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import json
-import unicodedata
 from typing import Any
 
-import regex
 from flask import abort, request
 from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
-from scorer import store
-from scorer.series import BEST_OF
-from scorer.variants import VARIANTS, default_variant
+from scorer.app import store
+from scorer.core.series import BEST_OF
+from scorer.core.variants import VARIANTS, default_variant
 from scorer.web import labels
+from scorer.web.cookies import _players_shape
 from scorer.web.i18n import default_names
+from scorer.web.player_names import clean_names, cut_name, was_shortened
 
-LAST_COOKIE = "last"
-RECENT_COOKIE = "recent"
-RECENT_MAX = 8
-COOKIE_AGE = 365 * 24 * 3600
-NAME_MAX = 24
-"""The longest side or player name, in characters a reader sees (grapheme clusters)."""
 #: The longest choice text a closed select shows whole at 360 px (bold, 16 px).
 SELECT_TEXT_MAX = 28
-
-
-def _b64(data: Any) -> str:
-    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def _unb64(text: str) -> Any:
-    try:
-        return json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-    except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError):
-        return None
-
-
-def last_settings() -> dict[str, Any]:
-    """The settings of the last match created on this phone (``{}`` if none).
-
-    The cookie is the phone's to change: each field of an unexpected shape is dropped
-    (the form then shows its default), never trusted.
-    """
-    data = _unb64(request.cookies.get(LAST_COOKIE, ""))
-    if not isinstance(data, dict):
-        return {}
-    checks = {
-        "variant": lambda v: isinstance(v, str),
-        "options": lambda v: isinstance(v, dict) and all(_scalar(x) for x in v.values()),
-        "names": lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(n, str) for n in v),
-        "mano": lambda v: v in (0, 1) and type(v) is int,
-        "best_of": lambda v: v in BEST_OF and type(v) is int,
-        "players": _players_shape,
-    }
-    return {key: data[key] for key, ok in checks.items() if key in data and ok(data[key])}
-
-
-def _scalar(value: Any) -> bool:
-    return value is None or isinstance(value, (str, int, float))
-
-
-def _players_shape(value: Any) -> bool:
-    """Two lists of 2 or 3 player names each, the same length (a 4- or 6-player table)."""
-    return (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(side, list) and len(side) in (2, 3) for side in value)
-        and len(value[0]) == len(value[1])
-        and all(isinstance(n, str) for side in value for n in side)
-    )
-
-
-def recent_matches() -> list[tuple[str, str]]:
-    """``(id, edit_key)`` of the matches opened on this phone, newest first."""
-    out = []
-    for item in request.cookies.get(RECENT_COOKIE, "").split("."):
-        match_id, _, key = item.partition(":")
-        if match_id and key:
-            out.append((match_id, key))
-    return out[:RECENT_MAX]
-
-
-def remember(response, settings: dict[str, Any] | None, row: store.MatchRow, key: str | None = None) -> None:
-    """Set this phone's cookies: the last settings (if given) and the recent matches
-    (``row``'s id with its edit ``key``, which the database does not keep)."""
-    if settings is not None:
-        response.set_cookie(LAST_COOKIE, _b64(settings), max_age=COOKIE_AGE, samesite="Lax", httponly=True)
-    key = key or row.edit_key  # the key the phone used; a row just created carries its own
-    if not key:
-        return
-    recent = [(row.id, key)] + [r for r in recent_matches() if r[0] != row.id]
-    value = ".".join(f"{i}:{k}" for i, k in recent[:RECENT_MAX])
-    response.set_cookie(RECENT_COOKIE, value, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
 
 
 def option_fields(variant_id: str, chosen: dict[str, Any]) -> list[dict[str, Any]]:
@@ -152,64 +76,6 @@ def new_match_context(variant_id: str, settings: dict[str, Any]) -> dict[str, An
         "players": [list(p) + [""] * (3 - len(p)) for p in players] if players else [[""] * 3, [""] * 3],
         "error": None,
     }
-
-
-def clean_names(raw: list[Any] | tuple[Any, ...] | None) -> list[str]:
-    """Two side names, trimmed to ``NAME_MAX`` characters; blanks get the defaults.
-
-    :raise 422: not a list of two strings.
-    """
-    defaults = default_names()
-    if raw is None:
-        return list(defaults)
-    if not isinstance(raw, (list, tuple)) or len(raw) != 2 or not all(isinstance(n, str) for n in raw):
-        abort(422, gettext("Names must be two texts."))
-    return [(cut_name(n) or d) for n, d in zip(raw, defaults)]
-
-
-#: A name's visible characters: one grapheme cluster each (a flag, an emoji family, a letter
-#: with its accents), as Unicode's text segmentation says (the ``regex`` module's ``\\X``).
-GRAPHEME = regex.compile(r"\X")
-#: Invisible characters trimmed from both ends of a name (with the white space).
-INVISIBLE = "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u00ad"
-
-
-def _tidy(text: str) -> str:
-    """``text`` without control characters (NULs included; tabs and line breaks become
-    spaces) and without white space or invisible characters at either end."""
-    text = "".join(" " if ch in "\t\n\r" else ch for ch in text if ch in "\t\n\r" or unicodedata.category(ch) != "Cc")
-    return text.strip().strip(INVISIBLE).strip()
-
-
-def cut_name(text: str) -> str:
-    """``text`` tidied (:func:`_tidy`) and cut to at most ``NAME_MAX`` visible characters
-    (grapheme clusters), so a flag, an emoji sequence or an accented letter is kept whole
-    or dropped whole, never cut in half (issue 13 item 8)."""
-    text = _tidy(text)
-    clusters = GRAPHEME.findall(text)
-    if len(clusters) <= NAME_MAX:
-        return text
-    return "".join(clusters[:NAME_MAX]).rstrip().rstrip(INVISIBLE).rstrip()
-
-
-def name_length(text: str) -> int:
-    """How many characters a reader sees in ``text`` (grapheme clusters)."""
-    return len(GRAPHEME.findall(text))
-
-
-def shortened(raw: Any) -> bool:
-    """Whether a JSON ``names`` or ``players`` value holds a name that :func:`cut_name` shortens."""
-    if isinstance(raw, str):
-        return was_shortened(raw, cut_name(raw))
-    if isinstance(raw, (list, tuple)):
-        return any(shortened(item) for item in raw)
-    return False
-
-
-def was_shortened(raw: Any, cut: str) -> bool:
-    """Whether ``cut_name`` dropped visible characters of ``raw`` (not only spaces or
-    invisible ones), so the user is told."""
-    return isinstance(raw, str) and name_length(_tidy(raw)) > name_length(cut)
 
 
 def players_from_form(form: MultiDict, names: list[str]) -> list[list[str]] | None:

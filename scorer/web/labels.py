@@ -2,7 +2,7 @@
 
 Game terms keep their table names on every page, with their own punctuation (a Paulista
 table says "Seis!", a Rioplatense one "¡Truco!", a Catalan one "Truc!"): they come from the
-variant's table words (``scorer.variants.TABLE_WORDS``, one source for buttons, log and
+variant's table words (``scorer.core.variants.TABLE_WORDS``, one source for buttons, log and
 messages); generic words ("Trick", "Undo") go through gettext. Points are never computed
 here: they come from the engine's ``legal_actions``.
 """
@@ -14,9 +14,9 @@ from typing import Any
 
 from flask_babel import gettext, lazy_gettext
 
-from scorer.schema import Offer, State, bare_action
-from scorer.variants import CHOICE_LABELS as VARIANT_CHOICE_LABELS
-from scorer.variants import FLOR_CALLS, GLOSSES, TABLE_WORDS, VARIANTS, PageWord, TableWord, TableWords
+from scorer.core.schema import Offer, State, bare_action
+from scorer.core.variants import CHOICE_LABELS as VARIANT_CHOICE_LABELS
+from scorer.core.variants import FLOR_CALLS, GLOSSES, TABLE_WORDS, VARIANTS, PageWord, TableWord, TableWords
 from scorer.web.i18n import locale_code
 
 #: Which table's words each variant uses (the variant's own ``family``: variants.TABLE_WORDS).

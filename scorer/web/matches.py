@@ -2,7 +2,7 @@
 
 Every control is a real form that posts and redirects; htmx makes the same forms
 swap the ``#scoreboard`` fragment in place. Views read the request, call the engine
-(through :mod:`scorer.web.engine`) and the store, and render.
+(through :mod:`scorer.app.match_service`) and the store, and render.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from flask import (
 )
 from flask_babel import gettext
 
-from scorer import store
-from scorer.errors import RuleError
-from scorer.web import board, forms, qr
+from scorer.app import store
+from scorer.core.errors import RuleError
+from scorer.web import board, cookies, forms, qr
 from scorer.web.common import (
     check_key, get_match_or_404, is_htmx, key_fits, public_base, service, share_base, shortened_note,
 )
+from scorer.app.match_service import APPLIED, DUPLICATE, STALE, check_undo
 from scorer.web.db import get_db
-from scorer.web.engine import APPLIED, DUPLICATE, STALE, check_undo
 from scorer.web.i18n import default_names, translate, translator
 
 bp = Blueprint("matches", __name__)
@@ -90,18 +90,18 @@ def render_board(row: store.MatchRow, *, key: str | None, message: str | None = 
 @bp.get("/")
 def new():
     """The new-match form (variant from the query, else the last one used here)."""
-    settings = forms.last_settings()
+    settings = cookies.last_settings()
     variant = request.args.get("variant") or settings.get("variant") or ""
     ctx = forms.new_match_context(variant, settings)
-    ctx["recent"] = service().recent(get_db(), [i for i, _k in forms.recent_matches()])
-    ctx["recent_keys"] = dict(forms.recent_matches())
+    ctx["recent"] = service().recent(get_db(), [i for i, _k in cookies.recent_matches()])
+    ctx["recent_keys"] = dict(cookies.recent_matches())
     return render_template("matches/new.html", **ctx)
 
 
 @bp.get("/options")
 def options():
     """The options fragment of one variant (htmx swaps it in when the variant changes)."""
-    ctx = forms.new_match_context(request.args.get("variant", ""), forms.last_settings())
+    ctx = forms.new_match_context(request.args.get("variant", ""), cookies.last_settings())
     return render_template("partials/_options.html", **ctx)
 
 
@@ -121,7 +121,7 @@ def create():
         return render_template("matches/new.html", **ctx), 422
     note = {"note": "shortened"} if shortened else {}
     response = redirect(url_for("matches.scoreboard", match_id=row.id, key=row.edit_key, **note), 303)
-    forms.remember(response, settings, row, row.edit_key)
+    cookies.remember(response, settings, row, row.edit_key)
     return response
 
 
@@ -134,7 +134,7 @@ def scoreboard(match_id: str, key: str):
     row = get_match_or_404(match_id)
     check_key(row, key)
     response = render_board(row, key=key, message=shortened_notice() or revanche_notice())
-    forms.remember(response, None, row, key)
+    cookies.remember(response, None, row, key)
     return response
 
 
@@ -242,7 +242,7 @@ def revanche(match_id: str, key: str):
     if not key_fits(new_row, key):  # a Revanche made before keys were hashed: its own key
         return redirect(url_for("matches.watch", match_id=new_row.id), 303)
     response = redirect(url_for("matches.scoreboard", match_id=new_row.id, key=key), 303)
-    forms.remember(response, None, new_row, key)
+    cookies.remember(response, None, new_row, key)
     return response
 
 

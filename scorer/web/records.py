@@ -16,8 +16,8 @@ import json
 from flask import Blueprint, abort, current_app, jsonify, make_response, request
 from flask_babel import gettext
 
-from scorer.errors import TrucoError
-from scorer.web import forms
+from scorer.core.errors import TrucoError
+from scorer.web import forms, player_names
 from scorer.web.common import (
     FORMULA_START,
     check_key,
@@ -28,8 +28,8 @@ from scorer.web.common import (
     service,
     shortened_note,
 )
+from scorer.app.match_service import EXPORT_FORMAT as FORMAT
 from scorer.web.db import get_db
-from scorer.web.engine import EXPORT_FORMAT as FORMAT
 from scorer.web.i18n import translate
 
 bp = Blueprint("records", __name__, url_prefix="/api")
@@ -64,7 +64,7 @@ def restore():
         abort(422, gettext("An export needs options (an object) and actions (a list)."))
     if len(actions) > current_app.config["MAX_ACTIONS"]:
         abort(422, gettext("An export can hold at most {limit} actions.").format(limit=current_app.config["MAX_ACTIONS"]))
-    names, mano = forms.clean_names(data.get("names")), data.get("mano", 0)
+    names, mano = player_names.clean_names(data.get("names")), data.get("mano", 0)
     best_of, players = forms.clean_best_of(data.get("best_of")), forms.clean_players(data.get("players"), names)
     try:
         row = service().import_match(get_db(), variant=data.get("variant"), options=options, names=names, mano=mano,
@@ -117,6 +117,6 @@ def rename(match_id: str):
     data = json_body()
     if "names" not in data:
         abort(422, gettext("Names must be two texts."))
-    row = service().rename(get_db(), row, forms.clean_names(data["names"]))
+    row = service().rename(get_db(), row, player_names.clean_names(data["names"]))
     state = service().state(get_db(), row, translate)
-    return jsonify({**state, "notes": [shortened_note()] if forms.shortened(data["names"]) else []})
+    return jsonify({**state, "notes": [shortened_note()] if player_names.shortened(data["names"]) else []})

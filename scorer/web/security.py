@@ -14,6 +14,8 @@ https-only cookies and HSTS, Host checking and refusing cross-site posts.
 - **https**: with an ``https://`` ``PUBLIC_URL`` every cookie is ``Secure`` and every
   response carries ``Strict-Transport-Security``; ``truco serve`` then also sets
   ``TRUSTED_HOSTS`` to the public URL's host (Flask answers 400 to any other ``Host``).
+- **Headers** (:func:`init_security_headers`): the CSP, ``nosniff``, ``Referrer-Policy:
+  no-referrer`` on every response, ``Cache-Control: no-store`` on all but static files.
 - **Cross-site posts**: a POST that a browser marks as coming from another site
   (``Sec-Fetch-Site: cross-site``/``same-site``, or an ``Origin`` that is not this
   site's) is refused with 403 before it changes anything.
@@ -29,7 +31,10 @@ from flask_babel import gettext
 from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorer.errors import N_
+from scorer.core.errors import N_
+
+#: Content-Security-Policy of every response: nothing inline, nothing from elsewhere.
+CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
 #: Default limits per client address (Flask-Limiter's notation; ``;`` separates several).
 #: Generous for a bar where every phone shares one public address: 100 tables tapping
@@ -191,3 +196,17 @@ def init_app(app: Flask) -> None:
     def untrusted_host(_e):
         # No URL can be built for a Host that is not trusted, so not the error page: text.
         return gettext(WRONG_HOST), 400, {"Content-Type": "text/plain; charset=utf-8"}
+
+
+def init_security_headers(app: Flask) -> None:
+    """Every response gets the CSP, ``nosniff`` and ``Referrer-Policy: no-referrer``; every
+    response but a static file ``Cache-Control: no-store``."""
+
+    @app.after_request
+    def security_headers(response):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        if request.endpoint != "static":
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response

@@ -1,5 +1,5 @@
 """Reading the calculators' query parameters (``/envido``, ``/manilha`` and their JSON
-twins under ``/api/``) into calls of :mod:`scorer.calculators`.
+twins under ``/api/``) into calls of :mod:`scorer.core.calculators`.
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
-from scorer import calculators
-from scorer.errors import N_, TrucoError
+from scorer.core import calculators
+from scorer.core.errors import N_, TrucoError
 from scorer.web.i18n import card_lang
 
 TRUE = ("1", "true", "on", "yes")

@@ -1,5 +1,5 @@
 """The table's calculators: Envido points (``/envido``), manilhas (``/manilha``), and
-"which card wins?" on both. Plain GET forms; :mod:`scorer.calculators` does all the work.
+"which card wins?" on both. Plain GET forms; :mod:`scorer.core.calculators` does all the work.
 """
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from typing import Any
 
 from flask import Blueprint, render_template, request
 
-from scorer import calculators
-from scorer.errors import TrucoError
-from scorer.variants import VARIANTS, get_variant
+from scorer.core import calculators
+from scorer.core.errors import TrucoError
+from scorer.core.variants import VARIANTS, get_variant
 from scorer.web.i18n import card_lang, translate
 from scorer.web.tool_args import check_flags, compare_result, envido_result, flag, manilha_result, typed_cards
 

@@ -17,17 +17,10 @@ import io
 from flask import Blueprint, jsonify, make_response, request, url_for
 from flask_babel import gettext
 
-from scorer.errors import TrucoError
-from scorer.web import tournament_service as service
-from scorer.web.common import (
-    FORMULA_START,
-    check_organizer,
-    describe_tournament,
-    error_json,
-    get_tournament_or_404,
-    json_body,
-    public_base,
-)
+from scorer.app import tournament_service as service
+from scorer.core.errors import TrucoError
+from scorer.web.common import FORMULA_START, error_json, json_body, public_base
+from scorer.web.tournament_view import check_organizer, describe_tournament, get_tournament_or_404
 from scorer.web.db import get_db
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api")

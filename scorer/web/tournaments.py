@@ -4,8 +4,8 @@ team confirmation links.
 ``/tournaments/new`` (form), ``POST /tournaments``; the organizer's pages live under
 ``/t/<id>/<organizer_key>`` (key in the path, like a match's edit link); the TV page
 ``/tv/<id>`` needs no key and polls ``/tv/<id>/live`` every 2 s (204 while unchanged).
-Views are thin: :mod:`scorer.web.tournament_service` does the work;
-:func:`scorer.web.common.describe_tournament` is the one view model both the pages and
+Views are thin: :mod:`scorer.app.tournament_service` does the work;
+:func:`scorer.web.tournament_view.describe_tournament` is the one view model both the pages and
 the JSON API use.
 """
 
@@ -18,18 +18,13 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from scorer import tournament as core
-from scorer.errors import TrucoError
-from scorer.variants import default_variant
+from scorer.app import tournament_service as service
+from scorer.core import tournament as core
+from scorer.core.errors import TrucoError
+from scorer.core.variants import default_variant
 from scorer.web import forms, qr
-from scorer.web import tournament_service as service
-from scorer.web.common import (
-    check_organizer,
-    describe_tournament,
-    get_tournament_or_404,
-    public_base,
-    stage_title,
-)
+from scorer.web.common import public_base
+from scorer.web.tournament_view import check_organizer, describe_tournament, get_tournament_or_404, stage_title
 from scorer.web.db import get_db
 from scorer.web.i18n import translate
 

@@ -7,17 +7,17 @@ Each copied match is replayed by the engine on the target and must reach the sta
 replayed from the source and the score stored with it; the command reports the count.
 
 ``truco db prune --db URL --idle-days N [--dry-run]`` deletes the matches of every
-Revanche series nothing happened in for N days (:func:`scorer.store.prune`).
+Revanche series nothing happened in for N days (:func:`scorer.app.store.prune`).
 """
 
 from __future__ import annotations
 
 import click
 
-from scorer import store
-from scorer.errors import TrucoError
-from scorer.match import Match
-from scorer.serve import DEFAULT_DB, database_setting
+from scorer.app import store
+from scorer.cli.serve import DEFAULT_DB, database_setting
+from scorer.core.errors import TrucoError
+from scorer.core.match import Match
 
 
 def _open(value: str, option: str) -> store.Database:

@@ -1,12 +1,12 @@
 """The card facts a variant is built from: card orders, manilha cycles, piezas, and
-:class:`CardRules`, the frozen value each :class:`~scorer.variants.Variant` carries.
+:class:`CardRules`, the frozen value each :class:`~scorer.core.variants.Variant` carries.
 
 An order is a tuple of levels, strongest first; each level is a tuple of cards of equal
 strength (a trick between two cards of one level is a *parda*). Within a level, cards are
 listed espada, basto, copa, oro, except manilhas and piezas, which never tie.
 
-Nothing here names a variant: :mod:`scorer.variants` says which variant uses which order,
-and :mod:`scorer.card_order` applies a variant's rules to a vira or a muestra.
+Nothing here names a variant: :mod:`scorer.core.variants` says which variant uses which order,
+and :mod:`scorer.core.card_order` applies a variant's rules to a vira or a muestra.
 
 Pure module: no I/O. Every bad input raises :class:`CardError`.
 """
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.cards import DECK, MANILHA_SUITS, Card, check_deck
-from scorer.errors import N_, CardError
+from scorer.core.cards import DECK, MANILHA_SUITS, Card, check_deck
+from scorer.core.errors import N_, CardError
 
 Level = tuple[Card, ...]
 Order = tuple[Level, ...]
@@ -121,7 +121,7 @@ class CardRules:
         fixed_manilhas: manilhas that never change, strongest first (Mineiro), else empty.
         muestra: a muestra card is turned up and its piezas (:func:`piezas`) go on top of the
             order (Uruguayo). A muestra also puts Flor in play (see
-            :func:`scorer.variants.flor_in_play`).
+            :func:`scorer.core.variants.flor_in_play`).
     """
 
     order: Order

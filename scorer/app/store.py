@@ -49,7 +49,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError  # noqa: F401 (re-exported)
 
-from scorer.errors import N_, RuleError
+from scorer.core.errors import N_, RuleError
 
 #: Bytes of randomness in an edit key (256 bits; the issue asks for at least 128).
 EDIT_KEY_BYTES = 32
@@ -421,7 +421,7 @@ def _baseline(db: Database) -> None:
     passes through), or ``schema_postgresql.sql`` on PostgreSQL (the same tables in
     its types: ``DOUBLE PRECISION`` times, no ``WITHOUT ROWID``)."""
     name = "schema.sql" if db.dialect == "sqlite" else "schema_postgresql.sql"
-    run_script(db, resources.files("scorer").joinpath(name).read_text(encoding="utf-8"))
+    run_script(db, resources.files("scorer.app").joinpath(name).read_text(encoding="utf-8"))
 
 
 def hash_key(key: str) -> str:
@@ -457,8 +457,8 @@ MIGRATIONS: list[str | dict[str, str] | Callable[[Database], None]] = [
     _hash_edit_keys,
     # 4: `truco db prune` finds idle matches by their last change (issue 12).
     "CREATE INDEX IF NOT EXISTS match_updated ON match (updated)",
-    # 5: tournaments, their slots and audit log (issue 11); the SQL is in scorer.tournament_store.
-    lambda db: run_script(db, __import__("scorer.tournament_store", fromlist=["MIGRATION"]).MIGRATION),
+    # 5: tournaments, their slots and audit log (issue 11); the SQL is in scorer.app.tournament_store.
+    lambda db: run_script(db, __import__("scorer.app.tournament_store", fromlist=["MIGRATION"]).MIGRATION),
 ]
 
 

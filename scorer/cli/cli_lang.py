@@ -14,11 +14,11 @@ from pathlib import Path
 
 from babel.support import Translations
 
-from scorer.errors import N_, NP_
+from scorer.core.errors import N_, NP_
 
 #: The CLI's languages and the catalog each one reads.
 LOCALES = {"pt": "pt_BR", "es": "es", "en": "en"}
-TRANSLATIONS = Path(__file__).with_name("translations")
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 #: The environment variables that name a locale, strongest first (POSIX order).
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")
 #: "Error" before a message printed to standard error.

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from types import NoneType, UnionType
 from typing import Any, Literal, TypedDict, Union, get_args, get_origin, get_type_hints
 
-from scorer.errors import N_, RuleError
+from scorer.core.errors import N_, RuleError
 
 Side = Literal[0, 1]
 
@@ -122,7 +122,7 @@ Action = Union[
     CallAction, Quiero, NoQuiero, NoFlor, EnvidoWinner, EnvidoPoints, Trick, HandWinner, Mazo,
     SpecialHand, Adjust, Undo,
 ]
-"""One action of the table, as :meth:`scorer.match.Match.apply` takes it."""
+"""One action of the table, as :meth:`scorer.core.match.Match.apply` takes it."""
 
 ACTION_KINDS: dict[str, type] = {get_args(get_type_hints(kind)["type"])[0]: kind for kind in get_args(Action)}
 """Each action ``type`` and its TypedDict."""
@@ -152,7 +152,7 @@ NULLABLE: frozenset[tuple[str, str]] = frozenset(
 
 
 class Offer(TypedDict, total=False):
-    """A legal action, as :meth:`~scorer.match.Match.legal_actions` lists it: the action's own
+    """A legal action, as :meth:`~scorer.core.match.Match.legal_actions` lists it: the action's own
     fields (one kind of :data:`Action`) plus what it pays, at once and before any cap at the
     target: ``points`` (for a call, the stake if accepted; ``None`` when it pays nothing now or
     it is not known yet) and ``points_side`` (who gets them, ``None`` with no points)."""

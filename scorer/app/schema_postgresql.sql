@@ -1,4 +1,4 @@
--- truco-scorer's PostgreSQL schema at version 1: migration 1 in scorer.store.MIGRATIONS.
+-- truco-scorer's PostgreSQL schema at version 1: migration 1 in scorer.app.store.MIGRATIONS.
 -- The same tables as schema.sql (SQLite) in PostgreSQL's types; later migrations are
 -- portable SQL run on both. Do not edit: later changes are new entries appended to that list.
 

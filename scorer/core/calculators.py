@@ -5,7 +5,7 @@ This is the application service behind ``truco envido``/``manilha``/``compare`` 
 ``--json``), the web calculators (``/envido``, ``/manilha``) and ``/api/envido``,
 ``/api/manilha``: cards as canonical codes such as ``"4b"`` or ``"10c"``, names in the chosen
 language. Bad input raises :class:`CardError`. Which variant has manilhas, a vira, a muestra
-or the limpo deck is asked of the variant (:mod:`scorer.variants`), never of its id.
+or the limpo deck is asked of the variant (:mod:`scorer.core.variants`), never of its id.
 Pure: imports neither Flask nor sqlite3.
 """
 
@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from scorer.card_order import card_order, check_variant, compare, manilha_name, manilhas_for, strength_level
-from scorer.cards import Card, check_deck, check_lang, deck_cards, parse_card, parse_hand, parse_rank
-from scorer.envido_points import count_spans, envido_points, possible_counts
-from scorer.errors import N_, CardError
-from scorer.variants import default_variant, flor_in_play, variants_where
+from scorer.core.card_order import card_order, check_variant, compare, manilha_name, manilhas_for, strength_level
+from scorer.core.cards import Card, check_deck, check_lang, deck_cards, parse_card, parse_hand, parse_rank
+from scorer.core.envido_points import count_spans, envido_points, possible_counts
+from scorer.core.errors import N_, CardError
+from scorer.core.variants import default_variant, flor_in_play, variants_where
 
 
 def _names(cards: Iterable[Card], lang: str) -> dict[str, str]:
@@ -48,10 +48,10 @@ def envido_json(
 ) -> dict[str, Any]:
     """Envido (and Flor) points of three typed-in cards, as a JSON-ready dict.
 
-    :param cards: three cards as people type them (see :func:`scorer.cards.parse_cards`).
+    :param cards: three cards as people type them (see :func:`scorer.core.cards.parse_cards`).
     :param flor: the game is played "con flor".
     :param muestra: the Uruguayan muestra card, typed in, or ``None``; a muestra puts Flor
-        in play (:func:`scorer.variants.flor_in_play`).
+        in play (:func:`scorer.core.variants.flor_in_play`).
     :param lang: ``pt``, ``es`` or ``en`` for reading the cards and writing names.
     :return: ``{"hand", "muestra", "piezas", "points", "cards", "flor", "flor_points",
         "flor_cards", "explanation", "envido_explanation", "possible", "names", "lang"}``; cards
@@ -60,9 +60,9 @@ def envido_json(
         are ``None`` (``cards`` empty) for a hand with a Flor in play, which sings its Flor
         instead (REFERENCE.md 1.7); ``possible`` gives the counts a match accepts
         (``{"envido": [[0, 7], [20, 33]], "flor": [[20, 38]] or None}``), from
-        :func:`scorer.envido_points.possible_counts`, the definition the engine uses.
+        :func:`scorer.core.envido_points.possible_counts`, the definition the engine uses.
     :raise CardError: bad card, wrong count (``card_count``), duplicate, bad language.
-    Sources: see :func:`scorer.envido_points.envido_points`.
+    Sources: see :func:`scorer.core.envido_points.envido_points`.
     """
     lang = check_lang(lang)
     muestra_card = _read_muestra(muestra, lang)
@@ -161,7 +161,7 @@ def compare_json(
     :raise CardError: bad card, duplicate (also the vira/muestra card itself), ``bad_variant``,
         ``vira_required``, ``muestra_required``, ``vira_not_used``, ``muestra_not_used``,
         ``not_in_deck``, ``deck_not_used``.
-    Sources: see :func:`scorer.card_order.card_order`.
+    Sources: see :func:`scorer.core.card_order.card_order`.
     """
     lang = check_lang(lang)
     variant = variant if variant is not None else default_variant().id

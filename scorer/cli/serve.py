@@ -4,7 +4,7 @@ The addresses come from listing this machine's network interfaces (``ifaddr``); 
 packet is sent anywhere to find them. The first one is also printed as a QR code, so
 the other phones at the table scan the screen to open the app.
 
-The database is a SQLite file by default, or any URL :func:`scorer.store.database_url`
+The database is a SQLite file by default, or any URL :func:`scorer.app.store.database_url`
 takes (``--db`` or ``TRUCO_DB``), PostgreSQL for several app servers. ``--workers N``
 runs N waitress processes on one listening socket (the kernel spreads connections
 among them); the parent migrates the database once, starts them, and starts a new one
@@ -26,8 +26,9 @@ from urllib.parse import urlsplit
 
 import click
 
-from scorer import cli_lang, store
-from scorer.errors import N_
+from scorer.app import store
+from scorer.cli import cli_lang
+from scorer.core.errors import N_
 
 #: Default database file, in the directory ``truco serve`` is started from.
 DEFAULT_DB = store.DEFAULT_DB

@@ -2,11 +2,11 @@
 
 Portable SQL on purpose (``TEXT``/``INTEGER``/``REAL`` columns, ``:name`` parameters, no
 SQLite-only syntax), so the store can also run on PostgreSQL. The tables come from one
-migration appended to :data:`scorer.store.MIGRATIONS` (:data:`MIGRATION`).
+migration appended to :data:`scorer.app.store.MIGRATIONS` (:data:`MIGRATION`).
 
 A tournament row holds the settings, teams, seed order and drawn lots (JSON) and a
 ``version`` bumped by every change, which the TV page polls. A slot row links one slot
-of the layout (:mod:`scorer.tournament`) to the ordinary match playing it
+of the layout (:mod:`scorer.core.tournament`) to the ordinary match playing it
 (``match_id``, the first game; ``series_id``, the Revanche series its later games join)
 and keeps its result once decided. Writes are guarded (``... IS NULL``), so two
 requests advancing one tournament at once never create or record a slot twice.
@@ -23,9 +23,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from scorer import store
+from scorer.app import store
 
-#: Migration text for :data:`scorer.store.MIGRATIONS` (tournaments, issue 11).
+#: Migration text for :data:`scorer.app.store.MIGRATIONS` (tournaments, issue 11).
 MIGRATION = (
     "CREATE TABLE tournament ("
     " id TEXT PRIMARY KEY, organizer_key TEXT NOT NULL, name TEXT NOT NULL, variant TEXT NOT NULL,"
@@ -47,7 +47,7 @@ MIGRATION = (
 
 @dataclass(frozen=True)
 class TournamentRow:
-    """One stored tournament: ``settings`` (JSON form of :class:`scorer.tournament.Settings`),
+    """One stored tournament: ``settings`` (JSON form of :class:`scorer.core.tournament.Settings`),
     ``teams`` names (entry order), ``players`` per team (lists, maybe empty), ``seeds`` team
     indexes in seed order, ``lots`` drawn numbers by team, ``team_keys`` each team's
     confirmation key, ``version`` bumped by every change, ``epoch`` by every reopening (a
@@ -73,7 +73,7 @@ class TournamentRow:
 @dataclass(frozen=True)
 class SlotRow:
     """One slot's link to its match: ``match_id`` (first game), ``series_id``,
-    ``table_number`` and ``result`` (JSON form of :class:`scorer.tournament.Result`, or None)."""
+    ``table_number`` and ``result`` (JSON form of :class:`scorer.core.tournament.Result`, or None)."""
 
     slot: str
     position: int

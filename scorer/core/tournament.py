@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scorer.errors import N_, TrucoError
+from scorer.core.errors import N_, TrucoError
 
 FORMATS = ("knockout", "round_robin", "groups")
 #: Tiebreak criteria, in their default order (the draw of lots always closes the list).

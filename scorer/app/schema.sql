@@ -1,4 +1,4 @@
--- truco-scorer's SQLite schema at version 1: migration 1 in scorer.store.MIGRATIONS.
+-- truco-scorer's SQLite schema at version 1: migration 1 in scorer.app.store.MIGRATIONS.
 -- Do not edit: later changes are new entries appended to that list.
 -- A match is its settings plus the list of actions; the state is a replay of them.
 

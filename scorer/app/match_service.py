@@ -3,12 +3,12 @@
 :class:`MatchService` is what every view calls for a match: create, state, act (an undo
 is an action), rename, Revanche, export and import, the series. It imports neither
 Flask nor any view; it takes the request's database connection and calls the store
-(:mod:`scorer.store`) and the engine (:mod:`scorer.match`). The calculators' service is
-:mod:`scorer.calculators`.
+(:mod:`scorer.app.store`) and the engine (:mod:`scorer.core.match`). The calculators' service is
+:mod:`scorer.core.calculators`.
 
 A match's state is a fold over its stored actions. Replaying a long match on every
 request would make an action's cost grow with the match, so :class:`MatchService`
-keeps the last few :class:`~scorer.match.Match` objects, each at the version it was
+keeps the last few :class:`~scorer.core.match.Match` objects, each at the version it was
 built to; on a request it applies only the actions stored since then (normally none,
 or the one another phone, or another server process, just added). The cache never
 answers on its own: every request reads the match row first (one primary-key read)
@@ -32,10 +32,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from scorer import series, store
-from scorer.errors import N_, RuleError
-from scorer.match import Match
-from scorer.schema import State, normalize_action
+from scorer.app import store
+from scorer.core import series
+from scorer.core.errors import N_, RuleError
+from scorer.core.match import Match
+from scorer.core.schema import State, normalize_action
 
 #: Outcomes of :meth:`MatchService.act`.
 APPLIED, DUPLICATE, STALE = "applied", "duplicate", "stale"

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from scorer.card_rules import piezas
-from scorer.cards import Card, check_lang, rank_label
-from scorer.errors import N_, NP_, CardError
+from scorer.core.card_rules import piezas
+from scorer.core.cards import Card, check_lang, rank_label
+from scorer.core.errors import N_, NP_, CardError
 
 PIEZA_POINTS: tuple[int, ...] = (30, 29, 28, 27, 27)
 """Envido value of the piezas 2, 4, 5, 11, 10 of the muestra suit (REFERENCE.md 2.4)."""

@@ -7,11 +7,11 @@ from typing import Any
 
 import click
 
-from scorer import cli_lang
-from scorer.errors import N_, TrucoError
-from scorer.match import Match
-from scorer.schema import ACTION_TYPES, CALLS
-from scorer.variants import VARIANTS
+from scorer.cli import cli_lang
+from scorer.core.errors import N_, TrucoError
+from scorer.core.match import Match
+from scorer.core.schema import ACTION_TYPES, CALLS
+from scorer.core.variants import VARIANTS
 
 
 def _parse_option(raw: str) -> tuple[str, Any]:
@@ -32,7 +32,7 @@ def _fail(code: str, message: str, index: int | None) -> None:
 
 @click.command(
     "replay",
-    epilog=f"Action types: {', '.join(ACTION_TYPES)}. Calls: {', '.join(CALLS)} (scorer/schema.py).",
+    epilog=f"Action types: {', '.join(ACTION_TYPES)}. Calls: {', '.join(CALLS)} (scorer/core/schema.py).",
 )
 @click.option("--variant", "variant_id", required=True, type=click.Choice(sorted(VARIANTS)), help="Variant id.")
 @click.option("--option", "raw_options", multiple=True, metavar="KEY=VALUE", help="A variant option; repeatable.")

@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from scorer import cli_lang
+from scorer.cli import cli_lang
 
 
 class LocalizedGroup(click.Group):
@@ -24,17 +24,17 @@ def cli() -> None:
 
 
 # Sub-commands are registered below, one line per module.
-from scorer.replay_cli import replay_command  # noqa: E402
+from scorer.cli.replay_cli import replay_command  # noqa: E402
 
 cli.add_command(replay_command)
-from scorer.cards_cli import compare_command, envido_command, manilha_command  # noqa: E402
+from scorer.cli.cards_cli import compare_command, envido_command, manilha_command  # noqa: E402
 
 cli.add_command(envido_command)
 cli.add_command(manilha_command)
 cli.add_command(compare_command)
-from scorer.serve import serve_command  # noqa: E402
+from scorer.cli.serve import serve_command  # noqa: E402
 
 cli.add_command(serve_command)
-from scorer.db_cli import db_group  # noqa: E402
+from scorer.cli.db_cli import db_group  # noqa: E402
 
 cli.add_command(db_group)

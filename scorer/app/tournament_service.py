@@ -1,5 +1,5 @@
-"""The tournaments' application service: the core (:mod:`scorer.tournament`) plus the
-store (:mod:`scorer.tournament_store`), and the ordinary matches the tables play.
+"""The tournaments' application service: the core (:mod:`scorer.core.tournament`) plus the
+store (:mod:`scorer.app.tournament_store`), and the ordinary matches the tables play.
 
 Views and the API call only this module (and :mod:`scorer.web.common` for what both
 tournament views share). It validates and creates a tournament, loads one (layout,
@@ -20,11 +20,10 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from scorer import store
-from scorer import tournament as core
-from scorer import tournament_store as tstore
-from scorer.series import series_status
-from scorer.web.engine import MatchService
+from scorer.app import store, tournament_store as tstore
+from scorer.app.match_service import MatchService
+from scorer.core import tournament as core
+from scorer.core.series import series_status
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +36,7 @@ EXPORT_FORMAT = "truco-scorer-tournament/1"
 @dataclass
 class Loaded:
     """One tournament as it is now: its ``row``, core layout ``t``, slot rows by id,
-    ``results`` (slot id -> :class:`~scorer.tournament.Result`), resolved ``view`` and the
+    ``results`` (slot id -> :class:`~scorer.core.tournament.Result`), resolved ``view`` and the
     latest game of every slot with a match (``live``)."""
 
     row: tstore.TournamentRow
@@ -49,7 +48,7 @@ class Loaded:
 
 
 def settings_of(row: tstore.TournamentRow) -> core.Settings:
-    """The stored settings as core :class:`~scorer.tournament.Settings`."""
+    """The stored settings as core :class:`~scorer.core.tournament.Settings`."""
     return core.settings_from_json(row.settings, len(row.teams))
 
 
@@ -77,7 +76,7 @@ def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: s
     """Validate ``data`` (the API's body, or the create form shaped alike) and create.
 
     ``data``: ``{"name", "variant", "options", "teams" (names, or ``{"name", "players"}``
-    objects), "draw", ...}`` plus the settings :func:`scorer.tournament.settings_from_json`
+    objects), "draw", ...}`` plus the settings :func:`scorer.core.tournament.settings_from_json`
     reads. ``default_name``: the name when none is given (in the user's language).
 
     :raise TrucoError: bad name, teams, settings, variant or options (nothing created).
@@ -333,7 +332,7 @@ def stamp(db: sqlite3.Connection, tid: str) -> str | None:
 
 
 def audit(db: sqlite3.Connection, tid: str) -> list[dict[str, Any]]:
-    """The audit log, oldest first (:func:`scorer.tournament_store.get_audit`)."""
+    """The audit log, oldest first (:func:`scorer.app.tournament_store.get_audit`)."""
     return tstore.get_audit(db, tid)
 
 

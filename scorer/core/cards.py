@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorer.errors import N_, NP_, CardError
+from scorer.core.errors import N_, NP_, CardError
 
 RANKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 """The ten ranks of the Spanish deck, Spanish numbering (no 8 or 9)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorer.variants import Variant, get_variant
+from scorer.core.variants import Variant, get_variant
 
 #: Table sizes that have seats (2 players need none: each side is one player).
 SIZES = (4, 6)

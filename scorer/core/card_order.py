@@ -1,9 +1,9 @@
 """Which card wins a trick in a variant: its order, its manilhas for a vira, its piezas for
 a muestra, and compare.
 
-Every function takes a variant (its id, or a :class:`~scorer.variants.Variant`) and reads
-the variant's :class:`~scorer.card_rules.CardRules`: nothing here knows a variant by name.
-The orders themselves, the manilha cycles and the piezas are in :mod:`scorer.card_rules`.
+Every function takes a variant (its id, or a :class:`~scorer.core.variants.Variant`) and reads
+the variant's :class:`~scorer.core.card_rules.CardRules`: nothing here knows a variant by name.
+The orders themselves, the manilha cycles and the piezas are in :mod:`scorer.core.card_rules`.
 
 Pure module: no I/O. Every bad input raises :class:`CardError`.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from scorer.card_rules import (
+from scorer.core.card_rules import (
     ARGENTINE_ORDER,
     CATALAN_ORDER,
     LIMPO_CYCLE,
@@ -27,9 +27,9 @@ from scorer.card_rules import (
     piezas,
     without,
 )
-from scorer.cards import MANILHA_NAMES, Card, check_deck, deck_cards
-from scorer.errors import N_, CardError
-from scorer.variants import VARIANTS, Variant, variants_where
+from scorer.core.cards import MANILHA_NAMES, Card, check_deck, deck_cards
+from scorer.core.errors import N_, CardError
+from scorer.core.variants import VARIANTS, Variant, variants_where
 
 Winner = Literal["first", "second", "parda"]
 

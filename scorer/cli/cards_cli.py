@@ -1,5 +1,5 @@
 """``truco envido``, ``truco manilha`` and ``truco compare``: the calculators of
-:mod:`scorer.calculators` on the command line.
+:mod:`scorer.core.calculators` on the command line.
 
 ``--json`` prints exactly the calculator's dict; otherwise a few lines of text. Bad input
 raises :class:`CardError` from the calculators; the commands print it and exit with status 2
@@ -14,11 +14,11 @@ from typing import Any
 
 import click
 
-from scorer import cli_lang
-from scorer.calculators import compare_json, envido_json, manilha_json, manilha_variants
-from scorer.cards import DECKS, LANGS
-from scorer.errors import CardError
-from scorer.variants import VARIANTS, default_variant
+from scorer.cli import cli_lang
+from scorer.core.calculators import compare_json, envido_json, manilha_json, manilha_variants
+from scorer.core.cards import DECKS, LANGS
+from scorer.core.errors import CardError
+from scorer.core.variants import VARIANTS, default_variant
 
 __all__ = ["compare_command", "compare_json", "envido_command", "envido_json", "manilha_command", "manilha_json"]
 

@@ -4,8 +4,8 @@ Every number here comes from a seed in ``shared/seeds/`` (where one speaks) or f
 ``shared/rules/REFERENCE.md``; the docstring of each variant names its source. A variant
 holds every fact that differs between variants: the ladder, Envido and Flor, the special
 hand, targets and options, the cards (order, deck, manilhas, muestra), pica-pica and the
-malas/buenas split. The match engine (:mod:`scorer.match`), the card helpers
-(:mod:`scorer.card_order`), the seats (:mod:`scorer.seats`) and the web read these fields;
+malas/buenas split. The match engine (:mod:`scorer.core.match`), the card helpers
+(:mod:`scorer.core.card_order`), the seats (:mod:`scorer.core.seats`) and the web read these fields;
 no other module names a variant id or has a per-variant ``if``.
 
 Units: every value is in tentos (points).
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from scorer.card_rules import ARGENTINE_ORDER, CATALAN_ORDER, MINEIRO_MANILHAS, PLAIN_ORDER, CardRules
-from scorer.errors import N_, PageText, RuleError
+from scorer.core.card_rules import ARGENTINE_ORDER, CATALAN_ORDER, MINEIRO_MANILHAS, PLAIN_ORDER, CardRules
+from scorer.core.errors import N_, PageText, RuleError
 
 #: Envido-type calls, in the order a chain may use them.
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
@@ -64,8 +64,8 @@ class EnvidoRules:
     @property
     def points_range(self) -> frozenset[int]:
         """Envido counts a hand can declare (for ``envido_points``): the calculator's own
-        definition, :func:`scorer.envido_points.possible_counts`."""
-        from scorer.envido_points import possible_counts
+        definition, :func:`scorer.core.envido_points.possible_counts`."""
+        from scorer.core.envido_points import possible_counts
 
         return possible_counts("envido", muestra=self.muestra)
 
@@ -122,8 +122,8 @@ class FlorRules:
 
     @property
     def points_range(self) -> frozenset[int]:
-        """Flor counts a hand can declare: :func:`scorer.envido_points.possible_counts`."""
-        from scorer.envido_points import possible_counts
+        """Flor counts a hand can declare: :func:`scorer.core.envido_points.possible_counts`."""
+        from scorer.core.envido_points import possible_counts
 
         return possible_counts("flor", muestra=self.muestra)
 
@@ -292,7 +292,7 @@ CHOICE_LABELS: Mapping[Any, str] = MappingProxyType(
 
 
 def choice_label(value: Any) -> str:
-    """An option value as people read it: a :class:`~scorer.errors.PageText` label, or the
+    """An option value as people read it: a :class:`~scorer.core.errors.PageText` label, or the
     value itself (a target such as ``30``)."""
     if isinstance(value, bool) or (isinstance(value, str) and value in CHOICE_LABELS):
         return PageText(CHOICE_LABELS[value])

@@ -1,0 +1,404 @@
+"""The calls and their answers: the truco ladder, Envido and Flor (calls, quiero / no quiero,
+the comparison of counts) and what each stake is worth. A part of :class:`~scorer.core.match.Match`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scorer.core.envido_points import count_spans, describe_counts
+from scorer.core.errors import N_, RuleError
+from scorer.core.variants import ENVIDO_CALLS, FLOR_CALLS
+from scorer.core.match.hand import Hand, LogLine, _Core
+
+
+class Calls:
+    """Calling truco, Envido or Flor and answering them (mixed into :class:`~scorer.core.match.Match`)."""
+
+    # stakes --------------------------------------------------------------
+
+    def _falta(self, score: Sequence[int], winner: int | None) -> int | None:
+        """Accepted Falta Envido value (REFERENCE.md 1.6; seed 000 for the 15-point game).
+
+        Returns ``None`` when it depends on a winner not yet known.
+        """
+        convention = self.options.get("falta", self.variant.falta)
+        leader = max(score)
+        # The malas; a variant without them is one stage, the whole game.
+        half = self.variant.malas_size(self.target) or self.target
+        if convention == "leader_stage" and leader < half:
+            value = half - leader
+        elif convention == "malas_wins_game" and leader < half:
+            if winner is None:
+                return None
+            value = self.target - score[winner]
+        else:
+            value = self.target - leader
+        # No floor the rule texts do not have: a leader who lacks nothing (gauderio, where a
+        # correction made mid-hand can bring the leader to the target) is paid 0.
+        return max(value, 0)
+
+    def _envido_value(self, chain: Sequence[str], score: Sequence[int], winner: int | None) -> int | None:
+        """Accepted value of an envido chain (``None`` for a winner-dependent Falta)."""
+        if chain and chain[-1] == "falta_envido":
+            return self._falta(score, winner)
+        assert self.variant.envido is not None
+        return self.variant.envido.chains[tuple(chain)]
+
+    def _envido_refused(self, chain: Sequence[str]) -> int:
+        """What a refused chain pays its last caller: the chain before its last call, min 1."""
+        before = tuple(chain[:-1])
+        assert self.variant.envido is not None
+        return self.variant.envido.chains.get(before, 1) if before else 1
+
+    def _call_stake(self, action: Mapping[str, Any]) -> int | None:
+        """What a call would be worth if accepted (tentos), or ``None`` if unknown."""
+        call, hand = action["call"], self._core.hand
+        for step in self.variant.truco_ladder:
+            if step.call == call:
+                return step.worth
+        if call in ENVIDO_CALLS:
+            chain = [*hand.envido_chain, call] if hand.envido_pending else [call]
+            return self._envido_value(chain, self._core.score, None)
+        flor = self.variant.flor
+        assert flor is not None
+        if call == "flor":
+            return flor.uncontested if not hand.flor_pending else flor.compared
+        if call == "contraflor":
+            return flor.contraflor
+        return self._falta(self._core.score, None)
+
+
+    # calls ----------------------------------------------------------------
+
+    def _call(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+        call, side = action["call"], action["side"]
+        ladder = [step.call for step in self.variant.truco_ladder]
+        if call in ladder:
+            return self._truco_call(core, side, ladder.index(call))
+        if call in ENVIDO_CALLS and self.variant.envido is not None:
+            return self._envido_call(core, side, call)
+        if call in FLOR_CALLS and self._flor_in_play():
+            return self._flor_call(core, side, call)
+        raise RuleError(
+            "no_such_call",
+            N_("{call} is not a call in this variant."),
+            allowed=ladder + (list(ENVIDO_CALLS) if self.variant.envido else []) + (list(FLOR_CALLS) if self._flor_in_play() else []),
+            call=call,
+        )
+
+    def _truco_call(self, core: _Core, side: int, index: int) -> list[LogLine]:
+        hand, ladder = core.hand, self.variant.truco_ladder
+        call = ladder[index].call
+        if hand.no_betting:
+            raise RuleError(
+                "no_betting",
+                N_("No {call} in this hand: the {special} is played without betting."),
+                call=call,
+                special=hand.special,
+            )
+        self._require_no_pending(hand, truco_ok=True)
+        lines: list[LogLine] = []
+        if hand.truco_pending:
+            pending_index, caller = hand.truco_pending
+            if caller == side:
+                raise RuleError(
+                    "own_call",
+                    N_("{call} by {side}: the answer belongs to {answer_side}."),
+                    side=side,
+                    answer_side=1 - side,
+                    call=ladder[pending_index].call,
+                )
+            expected = pending_index + 1
+            if expected >= len(ladder) or index != expected:
+                raise RuleError(
+                    "bad_raise",
+                    N_("{call} cannot answer {pending}."),
+                    allowed=[ladder[expected].call] if expected < len(ladder) else [],
+                    call=call,
+                    pending=ladder[pending_index].call,
+                )
+            # A raise answering a pending call accepts it and raises in one action.
+            hand.truco_level, hand.value = pending_index, ladder[pending_index].worth
+            lines.append((N_("{call} {said} by {side}: the hand is worth {value}."), {"side": side, "call": ladder[pending_index].call, "said": "accepted", "value": hand.value}))
+        else:
+            expected = hand.truco_level + 1
+            if expected >= len(ladder):
+                raise RuleError("top_reached", N_("{call} is the last raise; nothing is above it."), call=ladder[-1].call)
+            if index != expected:
+                raise RuleError(
+                    "bad_raise",
+                    N_("The next call is {expected}, not {call}."),
+                    allowed=[ladder[expected].call],
+                    expected=ladder[expected].call,
+                    call=call,
+                )
+            if hand.truco_raise_side is not None and hand.truco_raise_side != side:
+                raise RuleError(
+                    "not_your_raise",
+                    N_("The raise to {call} belongs to {raise_side}, the side that accepted the last call."),
+                    raise_side=hand.truco_raise_side,
+                    call=call,
+                )
+        hand.truco_pending = (index, side)
+        lines.append((N_("{side}: {shout}"), {"side": side, "shout": call}))
+        return lines
+
+    def _envido_call(self, core: _Core, side: int, call: str) -> list[LogLine]:
+        hand = core.hand
+        rules = self.variant.envido
+        assert rules is not None
+        self._require_no_comparison(hand)
+        if hand.flor_chain:
+            raise RuleError("flor_sung", N_("A Flor was sung: no Envido this hand."), call=call)
+        if hand.envido_pending:
+            if hand.envido_caller == side:
+                raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side, answer_side=1 - side, call=hand.envido_chain[-1])
+            chain = [*hand.envido_chain, call]
+            allowed = [nxt for nxt in ENVIDO_CALLS if self._envido_chain_ok([*hand.envido_chain, nxt])]
+            if not self._envido_chain_ok(chain):
+                raise RuleError(
+                    "bad_raise",
+                    N_("{call} cannot answer {pending}."),
+                    allowed=allowed,
+                    call=call,
+                    pending=hand.envido_chain[-1],
+                )
+        else:
+            if not self._envido_open(hand):
+                raise RuleError("envido_closed", self._envido_closed_reason(hand), call=call)
+            if hand.truco_pending and hand.truco_pending[1] == side:
+                raise RuleError(
+                    "answer_first",
+                    N_("{call} by {side} waits for an answer from {answer_side} first."),
+                    call=self.variant.truco_ladder[hand.truco_pending[0]].call,
+                    side=side,
+                    answer_side=1 - side,
+                )
+            chain = [call]
+            if not self._envido_chain_ok(chain):
+                raise RuleError(
+                    "bad_raise",
+                    N_("{call} cannot be called alone in this variant."),
+                    allowed=[c for c in ENVIDO_CALLS if self._envido_chain_ok([c])],
+                    call=call,
+                )
+        hand.envido_chain, hand.envido_caller, hand.envido_pending = chain, side, True
+        return [(N_("{side}: {shout}"), {"side": side, "shout": call})]
+
+    def _envido_closed_reason(self, hand: Hand) -> str:
+        """Why Envido cannot be started now (the message of ``envido_closed``)."""
+        rules = self.variant.envido
+        if hand.envido_done:
+            return N_("The Envido of this hand was already played.")
+        if hand.tricks:
+            return N_("Envido is called in the first trick; the first trick is over.")
+        if rules is not None and rules.closes_on_truco_accepted and hand.truco_level >= 0:
+            return N_("A Truco was accepted: no Envido after it in this variant.")
+        return N_("Envido can no longer be called in this hand.")
+
+    def _envido_chain_ok(self, chain: Sequence[str]) -> bool:
+        rules = self.variant.envido
+        assert rules is not None
+        if chain[-1] == "falta_envido":
+            before = tuple(chain[:-1])
+            return not before or before in rules.chains
+        return tuple(chain) in rules.chains
+
+    def _flor_call(self, core: _Core, side: int, call: str) -> list[LogLine]:
+        hand = core.hand
+        flor = self.variant.flor
+        assert flor is not None
+        if not (call == "flor" and hand.awaiting == "envido_winner"):
+            # An accepted Envido whose winner is still asked for is not settled: a Flor
+            # cancels it (below); any other comparison must be entered first.
+            self._require_no_comparison(hand)
+        lines: list[LogLine] = []
+        if not hand.flor_pending:
+            if call != "flor":
+                self._raise_no_flor_pending(hand, call)
+            if hand.flor_done:
+                raise RuleError("flor_closed", N_("A Flor was already sung in this hand."), reason="flor_done")
+            if hand.tricks:
+                raise RuleError("flor_closed", N_("Flor is sung in the first trick; the first trick is over."), reason="tricks")
+            if hand.envido_done:
+                raise RuleError("flor_closed", N_("The Envido is already settled: no Flor after it."), reason="envido_done")
+            if hand.envido_chain:
+                # Seed 002 "Flor": a Flor "anula qualquer pedido de Envido ... feito anteriormente":
+                # called, pending, or accepted and not yet settled (REFERENCE.md 1.7).
+                lines.append((N_("The Flor cancels the {chain}."), {"chain": hand.envido_chain}))
+                hand.envido_chain, hand.envido_pending, hand.envido_caller = [], False, None
+                if hand.awaiting == "envido_winner":
+                    hand.awaiting = None
+            hand.envido_done = True
+            hand.flor_chain, hand.flor_pending = [("flor", side)], True
+            lines.append((N_("{side}: {shout}"), {"side": side, "shout": call}))
+            return lines
+        last_call, last_side = hand.flor_chain[-1]
+        if last_side == side:
+            raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side, answer_side=1 - side, call=last_call)
+        allowed = {"flor": ["contraflor", "contraflor_al_resto"] + (["flor"] if flor.compared else []), "contraflor": ["contraflor_al_resto"]}
+        if not flor.contraflor_answered:
+            allowed["contraflor"] = []
+        if call not in allowed.get(last_call, []):
+            raise RuleError(
+                "bad_raise",
+                N_("{call} cannot answer {pending}."),
+                allowed=allowed.get(last_call, []),
+                call=call,
+                pending=last_call,
+            )
+        hand.flor_chain.append((call, side))
+        lines.append((N_("{side}: {shout}"), {"side": side, "shout": call}))
+        if call == "flor":  # flor answered by flor: compared at once
+            self._start_comparison(hand, flor.compared)
+        elif not flor.contraflor_answered:  # gauderio: contraflor is compared at once
+            self._start_comparison(hand, flor.contraflor if call == "contraflor" else "falta")
+        return lines
+
+    def _raise_no_flor_pending(self, hand: Hand, call: str) -> None:
+        """Refuse an answer to a Flor (``no_flor``, ``contraflor``...) when no bare Flor waits,
+        naming what is true instead: the Contraflor that is pending, the Flor already
+        settled, or no Flor at all."""
+        if hand.flor_pending:
+            pending, caller = hand.flor_chain[-1]
+            raise RuleError(
+                "no_flor_pending",
+                N_("{call} answers a bare Flor; the call waiting is {pending} by {side}, answered with quiero or no quiero."),
+                call=call,
+                pending=pending,
+                side=caller,
+                answer_side=1 - caller,
+            )
+        if hand.flor_chain:
+            raise RuleError("no_flor_pending", N_("{call} answers a Flor; this hand's Flor is already settled."), call=call)
+        raise RuleError("no_flor_pending", N_("{call} answers a Flor; nobody sang one."), allowed=["flor"], call=call)
+
+    def _start_comparison(self, hand: Hand, stake: Any) -> None:
+        hand.flor_pending = False
+        hand.awaiting, hand.compare_stake = "flor_winner", stake
+
+    # answers --------------------------------------------------------------
+
+    def _quiero(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+        hand, side = core.hand, action["side"]
+        self._require_no_comparison(hand)
+        pending = self._require_side_to_answer(hand, side)
+        call = pending["call"]
+        lines: list[LogLine] = [(N_("{call} {said} by {side}."), {"side": side, "call": call, "said": "accepted"})]
+        if hand.flor_pending:
+            flor = self.variant.flor
+            assert flor is not None
+            if call == "flor" and flor.compared is None:
+                raise RuleError(
+                    "bad_answer",
+                    N_("In this variant a Flor is answered with no_flor, contraflor, contraflor_al_resto or no_quiero."),
+                )
+            stake = {"flor": flor.compared, "contraflor": flor.contraflor}.get(call, "falta")
+            self._start_comparison(hand, stake)
+        elif hand.envido_pending:
+            hand.envido_pending = False
+            hand.awaiting = "envido_winner"
+        else:
+            assert hand.truco_pending is not None
+            index, _ = hand.truco_pending
+            hand.truco_level, hand.value = index, self.variant.truco_ladder[index].worth
+            hand.truco_raise_side, hand.truco_pending = side, None
+            lines[-1] = (N_("{call} {said} by {side}: the hand is worth {value}."), {"side": side, "call": call, "said": "accepted", "value": hand.value})
+        return lines
+
+    def _no_quiero(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+        hand, side = core.hand, action["side"]
+        self._require_no_comparison(hand)
+        self._require_side_to_answer(hand, side)
+        lines: list[LogLine] = []
+        self._refuse_top(core, lines)
+        return lines
+
+    def _refuse_top(self, core: _Core, lines: list[LogLine]) -> None:
+        """Refuse the call on top: flor, else envido, else truco (which ends the hand)."""
+        hand = core.hand
+        if hand.flor_pending:
+            flor = self.variant.flor
+            assert flor is not None
+            call, caller = hand.flor_chain[-1]
+            if call == "flor":
+                points = flor.refused
+            elif call == "contraflor":
+                points = flor.contraflor_refused
+            else:
+                before = hand.flor_chain[-2][0]
+                points = flor.resto_refused_after_flor if before == "flor" else flor.resto_refused_after_contraflor
+            hand.flor_pending, hand.flor_done = False, True
+            lines.append((N_("{call}: {said}, +{points} {side}."), {"call": call, "said": "refused", "points": points, "side": caller}))
+            self._award(core, caller, points, lines)
+        elif hand.envido_pending:
+            points = self._envido_refused(hand.envido_chain)
+            caller = hand.envido_caller
+            assert caller is not None
+            hand.envido_pending, hand.envido_done = False, True
+            lines.append((N_("{chain}: {said}, +{points} {side}."), {"chain": hand.envido_chain, "said": "refused", "points": points, "side": caller}))
+            self._award(core, caller, points, lines)
+        else:
+            assert hand.truco_pending is not None
+            index, caller = hand.truco_pending
+            step = self.variant.truco_ladder[index]
+            lines.append((N_("{call}: {said}."), {"call": step.call, "said": "refused"}))
+            hand.truco_pending = None
+            self._end_hand(core, caller, step.refused, lines)
+
+    def _no_flor(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+        hand, side = core.hand, action["side"]
+        self._require_no_comparison(hand)
+        if not hand.flor_pending or hand.flor_chain[-1][0] != "flor":
+            self._raise_no_flor_pending(hand, "no_flor")
+        self._require_side_to_answer(hand, side)
+        flor = self.variant.flor
+        assert flor is not None
+        caller = hand.flor_chain[-1][1]
+        hand.flor_pending, hand.flor_done = False, True
+        lines: list[LogLine] = [(N_("Flor uncontested (no Flor for {other}): +{points} {side}."), {"other": side, "points": flor.uncontested, "side": caller})]
+        self._award(core, caller, flor.uncontested, lines)
+        return lines
+
+    def _compared(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+        """Settle an accepted Envido or compared Flor: a winner, or both sides' points."""
+        hand = core.hand
+        if hand.awaiting not in ("envido_winner", "flor_winner"):
+            raise RuleError("nothing_to_compare", N_("No Envido or Flor is waiting for a winner."))
+        is_flor = hand.awaiting == "flor_winner"
+        if action["type"] == "envido_points":
+            points = action["points"]
+            rules = self.variant.flor if is_flor else self.variant.envido
+            assert rules is not None
+            for declared in points:
+                if declared not in rules.points_range:
+                    raise RuleError(
+                        "bad_points",
+                        N_("{points} is not a possible {what} count; the possible counts are {counts}."),
+                        allowed=[list(span) for span in count_spans(rules.points_range)],
+                        points=declared,
+                        what="Flor" if is_flor else "Envido",
+                        counts=describe_counts(rules.points_range),
+                    )
+            # Equal points go to the mano (REFERENCE.md 0, seed 000 leaves ties unstated).
+            winner = hand.mano if points[0] == points[1] else (0 if points[0] > points[1] else 1)
+            detail = (N_("{winner_points} to {loser_points}"), {"winner_points": points[winner], "loser_points": points[1 - winner]})
+        else:
+            winner, detail = action["side"], None
+        if is_flor:
+            chain = [call for call, _ in hand.flor_chain]
+            stake = hand.compare_stake
+            value = self._falta(core.score, winner) if stake == "falta" else stake
+            hand.flor_done = True
+        else:
+            chain = list(hand.envido_chain)
+            value = self._envido_value(chain, core.score, winner)
+            hand.envido_done = True
+        assert value is not None
+        hand.awaiting, hand.compare_stake = None, None
+        lines: list[LogLine] = [(N_("{chain}: {said}, +{points} {side}."), {"chain": chain, "said": "accepted", "points": value, "side": winner})]
+        if detail:
+            lines = [(N_("{chain}: {said}, {winner_points} to {loser_points}, +{points} {side}."), {"chain": chain, "said": "accepted", "points": value, "side": winner, **detail[1]})]
+        self._award(core, winner, value, lines)
+        return lines

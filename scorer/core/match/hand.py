@@ -1,0 +1,120 @@
+"""The hand being played and the score around it (internal state of :class:`~scorer.core.match.Match`),
+the neutral call names, and who wins a hand from its tricks (:func:`decide_hand`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+
+CALL_NAMES = {  # ids the engine accepts, with a neutral name (the table's words: variants.TABLE_WORDS)
+    "truco": "Truco",
+    "retruco": "Retruco",
+    "vale_cuatro": "Vale Cuatro",
+    "seis": "Seis",
+    "nove": "Nove",
+    "dez": "Dez",
+    "doze": "Doze",
+    "truc": "Truc",
+    "retruc": "Retruc",
+    "envido": "Envido",
+    "real_envido": "Real Envido",
+    "falta_envido": "Falta Envido",
+    "flor": "Flor",
+    "contraflor": "Contraflor",
+    "contraflor_al_resto": "Contraflor al resto",
+}
+"""How each call is written at the table in the log and in errors (game terms are not
+translated). Display only: which calls an action may carry is :data:`scorer.core.schema.CALLS`."""
+
+SIDES = (0, 1)
+
+LogLine = tuple[str, dict[str, Any]]
+"""One sentence of the match log: an English template (marked ``N_``) and its params.
+A param named ``side`` (or ending in ``_side``) holds a side index and is written as that
+side's name; a param named ``call`` (or ``chain``) holds call names."""
+
+
+@dataclass
+class Hand:
+    """Everything that belongs to the hand being played (internal, mutable)."""
+
+    number: int
+    mano: int
+    value: int
+    special: str | None = None
+    special_side: int | None = None
+    no_betting: bool = False
+    awaiting: str | None = None  # "special_hand", "envido_winner", "flor_winner"
+    truco_level: int = -1  # index in the ladder of the last accepted call
+    truco_raise_side: int | None = None  # who may raise next (the side that accepted)
+    truco_pending: tuple[int, int] | None = None  # (ladder index, caller)
+    envido_chain: list[str] = field(default_factory=list)
+    envido_caller: int | None = None
+    envido_pending: bool = False
+    envido_done: bool = False
+    flor_chain: list[tuple[str, int]] = field(default_factory=list)
+    flor_pending: bool = False
+    flor_done: bool = False
+    compare_stake: Any = None  # tentos, or "falta"
+    tricks: list[int | None] = field(default_factory=list)
+    actions: int = 0
+
+    def copy(self) -> Hand:
+        return replace(
+            self,
+            envido_chain=list(self.envido_chain),
+            flor_chain=list(self.flor_chain),
+            tricks=list(self.tricks),
+        )
+
+
+@dataclass
+class _Core:
+    """Score, outcome and the current hand: what one action changes (internal)."""
+
+    score: list[int]
+    winner: int | None
+    hand: Hand
+    paid: list[int] = field(default_factory=lambda: [0, 0])  # tentos awarded, before the cap
+
+    def copy(self) -> _Core:
+        return _Core(list(self.score), self.winner, self.hand.copy(), list(self.paid))
+
+
+def decide_hand(tricks: Sequence[int | None], *, mano: int, all_pardas: str) -> tuple[bool, int | None]:
+    """Who wins a hand from its tricks so far.
+
+    Args:
+        tricks: up to 3 trick results, each ``0``, ``1`` or ``None`` (parda).
+        mano: the side that is mano this hand (wins three pardas under ``"mano"``).
+        all_pardas: ``"mano"`` (seeds 000, 002, 004) or ``"nobody"`` (seed 001).
+
+    Returns:
+        ``(decided, winner)``: ``decided`` is False while another trick is needed;
+        ``winner`` is ``None`` only for three pardas under ``"nobody"``.
+
+    Rules (seed 000 "Quando uma vaza empata", seed 001 "Rodadas e empates"): two clear
+    wins; a win and a parda in either order; 1-1 then the third decides, a third parda
+    goes to the winner of the first trick; two pardas then the third decides.
+    """
+    first = tricks[0] if tricks else None
+    if len(tricks) < 2:
+        return False, None
+    second = tricks[1]
+    if first is not None:
+        if second is None or second == first:
+            return True, first
+        if len(tricks) < 3:
+            return False, None
+        third = tricks[2]
+        return True, first if third is None else third
+    if second is not None:
+        return True, second
+    if len(tricks) < 3:
+        return False, None
+    third = tricks[2]
+    if third is not None:
+        return True, third
+    return True, mano if all_pardas == "mano" else None

@@ -183,7 +183,7 @@ def test_each_card_refusal_names_what_was_wrong(build, code, facts):
 
 def test_a_missing_variant_says_so_not_unknown_variant_none():
     """``{"varient": "paulista"}`` answered "Unknown variant None." (a tester's finding)."""
-    from scorer.variants import VARIANTS, get_variant
+    from scorer.core.variants import VARIANTS, get_variant
 
     with pytest.raises(RuleError) as err:
         get_variant(None)

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
+from scorer.app import addresses
 from scorer.cli import serve
 from scorer.cli.main import cli
 
@@ -25,7 +26,7 @@ def interfaces(monkeypatch):
 
 
 def test_lan_addresses_skip_loopback_and_link_local_private_first(interfaces):
-    assert serve.lan_addresses() == ["192.168.1.20", "203.0.113.5"]
+    assert addresses.lan_addresses() == ["192.168.1.20", "203.0.113.5"]
 
 
 @pytest.mark.parametrize(

@@ -243,7 +243,7 @@ def test_watch_page_has_no_controls(client):
 
 def test_share_page_has_qr_codes_and_both_links(client, monkeypatch):
     # A machine with no other address than loopback: the request's own name stays (issue #14).
-    monkeypatch.setattr("scorer.cli.serve.lan_addresses", lambda: [])
+    monkeypatch.setattr("scorer.app.addresses.lan_addresses", lambda: [])
     path, match_id, key = new_match(client)
     html = client.get(path + "/share", headers=PT).get_data(as_text=True)
     assert html.count('<svg class="qr"') == 2
@@ -254,7 +254,7 @@ def test_share_page_has_qr_codes_and_both_links(client, monkeypatch):
 def test_share_from_a_loopback_host_names_the_lan_address(client, monkeypatch):
     """Issue #14: opened as localhost or 127.0.0.1 on the laptop that runs it, the share page
     gives the other phones the machine's LAN address (same port), and says which it chose."""
-    monkeypatch.setattr("scorer.cli.serve.lan_addresses", lambda: ["192.168.1.23"])
+    monkeypatch.setattr("scorer.app.addresses.lan_addresses", lambda: ["192.168.1.23"])
     path, match_id, _key = new_match(client)
     for host in ("localhost:8000", "127.0.0.1:8000", "[::1]:8000"):
         html = client.get(path + "/share", headers={**PT, "Host": host}).get_data(as_text=True)

@@ -28,7 +28,7 @@ def post(client, match, action, version, key=None):
 
 def test_create_answers_201_with_links_and_state(client, monkeypatch):
     # A machine with no other address than loopback: the request's own name stays (issue #14).
-    monkeypatch.setattr("scorer.cli.serve.lan_addresses", lambda: [])
+    monkeypatch.setattr("scorer.app.addresses.lan_addresses", lambda: [])
     m = create(client)
     assert set(m) >= {"id", "edit_key", "edit_url", "watch_url", "state"}
     assert m["edit_url"] == f"http://localhost/m/{m['id']}/{m['edit_key']}"
@@ -190,7 +190,7 @@ def test_api_method_not_allowed_is_json(client):
 
 def test_edit_url_from_a_loopback_host_uses_the_lan_address(client, monkeypatch):
     """Issue #14: a phone cannot open ``localhost``; the API's links name the machine's LAN address."""
-    monkeypatch.setattr("scorer.cli.serve.lan_addresses", lambda: ["192.168.1.23", "10.0.0.5"])
+    monkeypatch.setattr("scorer.app.addresses.lan_addresses", lambda: ["192.168.1.23", "10.0.0.5"])
     m = client.post("/api/matches", json={"variant": "paulista"}, headers={"Host": "localhost:8000"}).get_json()
     assert m["edit_url"] == f"http://192.168.1.23:8000/m/{m['id']}/{m['edit_key']}"
     assert m["watch_url"] == f"http://192.168.1.23:8000/w/{m['id']}"

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 import click
 
-from scorer.app import store
+from scorer.app import addresses, store
 from scorer.cli import cli_lang
 from scorer.core.errors import N_
 
@@ -44,26 +44,6 @@ PRUNE_EVERY = 24 * 3600
 CONNECTION_LIMIT = 4096
 
 
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses other phones could reach (no loopback, no link-local),
-    from the interface list; private (LAN) addresses first."""
-    import ifaddr
-
-    found: list[ipaddress.IPv4Address] = []
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if not isinstance(ip.ip, str):
-                continue  # IPv6 entries are tuples
-            try:
-                addr = ipaddress.IPv4Address(ip.ip)
-            except ValueError:
-                continue
-            if addr.is_loopback or addr.is_link_local or addr.is_unspecified or addr in found:
-                continue
-            found.append(addr)
-    return [str(a) for a in sorted(found, key=lambda a: (not a.is_private, a))]
-
-
 def urls_for(host: str, port: int, public_url: str | None = None) -> list[str]:
     """The URLs to print: ``public_url`` if given, else one per reachable address.
 
@@ -73,7 +53,7 @@ def urls_for(host: str, port: int, public_url: str | None = None) -> list[str]:
     if public_url:
         return [public_url.rstrip("/")]
     if host in ("0.0.0.0", "::", ""):
-        hosts = lan_addresses() or ["127.0.0.1"]
+        hosts = addresses.lan_addresses() or ["127.0.0.1"]
     else:
         hosts = [host]
     return [f"http://{'[' + h + ']' if ':' in h else h}:{port}" for h in hosts]

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from flask import abort, current_app, jsonify, request, url_for
 from flask_babel import gettext
 
-from scorer.app import store
+from scorer.app import addresses, store
 from scorer.app.match_service import MatchService
 from scorer.core.errors import TrucoError
 from scorer.web.db import get_db
@@ -99,9 +99,7 @@ def share_base() -> tuple[str, str]:
     except ValueError:  # a malformed port in the Host header: keep the request's base
         hostname, port = "", None
     if is_loopback(hostname) and current_app.config.get("SHARE_LAN", True):
-        from scorer.cli.serve import lan_addresses
-
-        lan = lan_addresses()
+        lan = addresses.lan_addresses()
         if lan:
             return f"{here.scheme}://{lan[0]}{f':{port}' if port else ''}", "lan"
     return request.host_url.rstrip("/"), "request"

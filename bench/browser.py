@@ -288,7 +288,8 @@ s.textContent=String(Number(s.textContent)+1);});</script></body></html>"""
 CONFIRM_JS = """
 () => {
   const b = window.__bench; b.confirmed = []; b.confirmStart = null; b.confirmWaiters = [];
-  document.addEventListener('click', (e) => { if (e.target.closest && e.target.closest('button.act')) b.confirmStart = e.timeStamp; }, true);
+  // From the touch, like TAP_JS (a tap taken as the finger lifts has no click).
+  document.addEventListener('pointerdown', (e) => { if (e.target.closest && e.target.closest('button.act')) b.confirmStart = e.timeStamp; }, true);
   new MutationObserver(() => {
     if (b.confirmStart === null || document.querySelector('#scoreboard .tentative')) return;
     const t0 = b.confirmStart; b.confirmStart = null;

@@ -178,6 +178,16 @@
     take(button);
   }, true);
   document.addEventListener("pointercancel", function () { downOn = null; }, true);
+  /* A touch taken at pointerup: cancelling its touchend stops the browser's emulated mouse
+     events and click (hit tests, hover and focus work that would run before the frame that
+     shows the tapped score). A screen reader's activation is a click and is taken there. */
+  document.addEventListener("touchend", function (e) {
+    if (takenOn && e.cancelable && performance.now() - takenAt < 500 && e.target.closest &&
+        e.target.closest("#scoreboard button.act") === takenOn) {
+      e.preventDefault();
+      takenOn = null;
+    }
+  }, { capture: true, passive: false });
   document.addEventListener("click", function (e) {
     var button = e.target.closest && e.target.closest("#scoreboard button.act");
     if (!button || !button.form) return;

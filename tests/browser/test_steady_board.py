@@ -163,6 +163,30 @@ def test_two_deliberate_taps_on_the_same_trick_count_twice(chromium, guarded):
     ctx.close()
 
 
+def test_a_touch_is_taken_as_the_finger_lifts_with_no_emulated_click(chromium, guarded):
+    """A touch on a pad button is taken at pointerup and its touchend cancelled: the browser
+    sends no emulated mouse events or click after it (their hit tests and hover work would
+    come before the frame that shows the score), and it counts once. A screen reader's
+    activation (a click with no touch before it) is still taken."""
+    path, match_id, _key = set_up(guarded, "paulista", {}, [])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(guarded.url + path)
+    page.evaluate("""() => { window.__seen = [];
+      for (const type of ['mousedown', 'mouseup', 'click'])
+        document.addEventListener(type, () => window.__seen.push(type), true); }""")
+    box = action_button(page, {"type": "trick", "winner": 0}).bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
+    assert page.evaluate("() => window.__seen") == []
+    # Assistive technology: a bare click on the other side's trick.
+    action_button(page, {"type": "trick", "winner": 1}).evaluate("b => b.click()")
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
+    log = stored(guarded, match_id)["log"]
+    assert len(log) == 2, log
+    ctx.close()
+
+
 def held_posts(page):
     """Hold every action POST (the list of held routes) until :func:`release`."""
     held = []

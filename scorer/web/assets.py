@@ -1,10 +1,12 @@
 """Static files: where ``templates`` and ``static`` are, the vendored htmx and idiomorph,
-versioned static URLs (``?v=`` and a content hash, cached a year) and compression
-(flask-compress, with a cache that keeps static files compressed once at Brotli's best)."""
+our own scripts and style sheets served minified (rjsmin, rcssmin), versioned static URLs
+(``?v=`` and a content hash, cached a year) and compression (flask-compress, with a cache
+that keeps static files compressed once at Brotli's best)."""
 
 from __future__ import annotations
 
 import hashlib
+import mimetypes
 import os
 from pathlib import Path
 from typing import Any
@@ -58,10 +60,14 @@ class StaticCompressedCache:
             import brotli
             from werkzeug.security import safe_join
 
-            path = safe_join(current_app.static_folder or "", (request.view_args or {}).get("filename", ""))
-            if path and os.path.isfile(path):
+            filename = (request.view_args or {}).get("filename", "")
+            data = current_app.extensions.get("truco_static_minified", {}).get(filename)
+            path = safe_join(current_app.static_folder or "", filename)
+            if data is None and path and os.path.isfile(path):
                 with open(path, "rb") as f:
-                    hit = self.data[key] = brotli.compress(f.read(), quality=11)
+                    data = f.read()
+            if data is not None:
+                hit = self.data[key] = brotli.compress(data, quality=11)
         return hit
 
     def set(self, key: str, value: bytes) -> None:
@@ -81,14 +87,14 @@ def static_cache_key(req) -> str:
 
 
 def init_compression(app: Flask) -> None:
-    """Compress text responses over 1 KB when the client accepts it (Brotli first: the
+    """Compress text responses over 512 bytes when the client accepts it (Brotli first: the
     smallest at the same cost; gzip for clients that only take gzip). Static files under
     their versioned URLs are compressed once, Brotli at its maximum quality, and kept
     (flask-compress's cache, :class:`StaticCompressedCache`)."""
     from flask_compress import Compress
 
     app.config.setdefault("COMPRESS_MIMETYPES", COMPRESS_MIMETYPES)
-    app.config.setdefault("COMPRESS_MIN_SIZE", 1024)
+    app.config.setdefault("COMPRESS_MIN_SIZE", 512)  # the offline page (about 800 bytes) too
     app.config.setdefault("COMPRESS_BR_LEVEL", 5)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "zstd", "gzip", "deflate"])
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br", "zstd", "deflate"])
@@ -97,16 +103,51 @@ def init_compression(app: Flask) -> None:
     Compress(app)
 
 
+def minified(path: Path) -> bytes | None:
+    """What is served for our own script or style sheet ``path``: its text minified
+    (rjsmin, rcssmin: comments and spaces out, names and rules kept), UTF-8; ``None`` for
+    any other file, vendored ones included (they come minified), served as it is."""
+    if "vendor" in path.parts or path.suffix not in (".js", ".css"):
+        return None
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".js":
+        import rjsmin
+
+        return rjsmin.jsmin(text).encode()
+    import rcssmin
+
+    return rcssmin.cssmin(text).encode()
+
+
 def init_static_versions(app: Flask) -> None:
     """Versioned static URLs: ``url_for('static', filename=f)`` adds ``?v=`` and a hash of
-    the file's content (computed here, at start), and a request with the current hash is
-    cached for a year (``immutable``); a changed file gets a new URL."""
+    the served content (computed here, at start; our scripts and style sheets minified,
+    :func:`minified`), and a request with the current hash is cached for a year
+    (``immutable``); a changed file gets a new URL."""
     folder = Path(app.static_folder or "")
     versions: dict[str, str] = {}
+    served: dict[str, bytes] = {}
     for path in sorted(folder.rglob("*")):
         if path.is_file():
-            versions[path.relative_to(folder).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+            name = path.relative_to(folder).as_posix()
+            data = minified(path)
+            if data is not None:
+                served[name] = data
+            versions[name] = hashlib.sha256(path.read_bytes() if data is None else data).hexdigest()[:12]
     app.extensions["truco_static_versions"] = versions
+    app.extensions["truco_static_minified"] = served
+
+    def static_file(filename: str):
+        """Flask's static view, with our scripts and style sheets from memory, minified."""
+        data = served.get(filename)
+        if data is None:
+            return app.send_static_file(filename)
+        response = app.response_class(data, mimetype=mimetypes.guess_type(filename)[0])
+        response.set_etag(versions[filename])
+        response.cache_control.no_cache = True
+        return response.make_conditional(request)
+
+    app.view_functions["static"] = static_file
 
     @app.url_defaults
     def static_version(endpoint: str, values: dict[str, Any]) -> None:

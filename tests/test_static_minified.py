@@ -1,0 +1,60 @@
+"""Our own scripts and style sheets are served minified (scorer.web.assets.minified, issue
+#14's first-open weight): the same code without comments, the same bytes whatever the
+encoding, revalidated by ETag under a bare URL and cached a year under the versioned one."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import brotli
+import pytest
+from flask import url_for
+
+from scorer.web.assets import asset_dir
+
+BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd"}
+OURS = ["js/table.js", "css/app.css", "css/tournament.css"]
+
+
+def versioned(client, name: str) -> str:
+    """The URL a page gives for static file ``name`` (with its ``?v=`` hash)."""
+    with client.application.test_request_context():
+        return url_for("static", filename=name)
+
+
+@pytest.mark.parametrize("name", OURS)
+def test_our_files_are_served_without_comments_and_smaller(client, name):
+    source = (asset_dir("static") / name).read_text(encoding="utf-8")
+    assert "/*" in source  # the file in the repository keeps its comments
+    r = client.get(versioned(client, name), headers={"Accept-Encoding": "identity"})
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and "/*" not in body and len(body) < 0.85 * len(source)
+    assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert r.mimetype == ("text/javascript" if name.endswith(".js") else "text/css")
+
+
+@pytest.mark.parametrize("name", OURS)
+def test_compressed_and_plain_answers_are_the_same_minified_file(client, name):
+    url = versioned(client, name)
+    plain = client.get(url, headers={"Accept-Encoding": "identity"}).data
+    packed = client.get(url, headers=BROWSER)
+    assert packed.headers["Content-Encoding"] == "br"
+    assert brotli.decompress(packed.data) == plain
+
+
+def test_a_bare_url_is_revalidated_by_etag(client):
+    r = client.get("/static/js/table.js")
+    assert r.status_code == 200 and "no-cache" in r.headers["Cache-Control"] and r.headers.get("ETag")
+    again = client.get("/static/js/table.js", headers={"If-None-Match": r.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_the_hash_in_the_url_is_the_served_content_and_vendored_files_are_untouched(client):
+    v = re.search(r"\?v=(\w+)", versioned(client, "js/table.js")).group(1)
+    served = client.get("/static/js/table.js", headers={"Accept-Encoding": "identity"}).data
+    assert hashlib.sha256(served).hexdigest()[:12] == v
+    htmx = [p for p in (asset_dir("static") / "vendor").glob("htmx-*.min.js")][0]
+    r = client.get("/static/vendor/" + htmx.name, headers={"Accept-Encoding": "identity"})
+    assert r.data == htmx.read_bytes()
+    r.close()

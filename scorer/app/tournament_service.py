@@ -23,6 +23,7 @@ from typing import Any
 from scorer.app import store, tournament_store as tstore
 from scorer.app.match_service import MatchService
 from scorer.core import tournament as core
+from scorer.core.errors import N_
 from scorer.core.series import series_status
 
 log = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: s
     """
     name = data.get("name")
     if name is not None and not isinstance(name, str):
-        raise core.TournamentError("bad_name", core.N_("The tournament's name must be a text."))
+        raise core.TournamentError("bad_name", N_("The tournament's name must be a text."))
     name = " ".join((name or "").split())[:60] or default_name
     raw_teams = data.get("teams")
     players: list[list[str]] = []
@@ -96,12 +97,12 @@ def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: s
     options = data.get("options")
     options = {} if options is None else options
     if not isinstance(options, dict):
-        raise core.TournamentError("bad_options", core.N_("Options must be a JSON object."))
+        raise core.TournamentError("bad_options", N_("Options must be a JSON object."))
     m = MatchService.check_settings(data.get("variant"), options, 0)
     settings = core.settings_from_json(data, len(teams))
     draw = data.get("draw", False)
     if not isinstance(draw, bool):
-        raise core.TournamentError("bad_setting", core.N_("{key} must be true or false."), key="draw")
+        raise core.TournamentError("bad_setting", N_("{key} must be true or false."), key="draw")
     return create(db, name=name, variant=data["variant"], options=m.options, teams=teams,
                   players=players, settings=settings, draw=draw)
 
@@ -257,62 +258,92 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
     assert loaded is not None
     kind = data.get("kind")
     if kind not in CORRECTIONS:
-        raise core.TournamentError("bad_correction", core.N_(
+        raise core.TournamentError("bad_correction", N_(
             "Unknown correction: choose walkover, abandonment, reopen, rename or confirm."))
     if kind == "rename":
-        team, name = data.get("team"), data.get("name")
-        if type(team) is not int or not 0 <= team < len(loaded.row.teams) or not isinstance(name, str):
-            raise core.TournamentError("bad_correction", core.N_("Renaming needs a team number and a name."))
-        teams = list(loaded.row.teams)
-        teams[team] = name
-        teams = list(core.check_teams(teams))
-        for match_id in tstore.rename_team(db, tid, team, teams[team], who):
-            m = store.get_match(db, match_id)
-            if m is not None:
-                store.rename_match(db, match_id, [teams[team] if n == loaded.row.teams[team] else n for n in m.names])
+        _rename_team(db, tid, loaded, data, who)
         return {"undone": []}
     slot_id = data.get("slot")
     if not isinstance(slot_id, str):
-        raise core.TournamentError("bad_correction", core.N_("This correction needs the match (slot)."))
+        raise core.TournamentError("bad_correction", N_("This correction needs the match (slot)."))
     loaded.t.slot(slot_id)
-    sv = loaded.view.slots[slot_id]
     if kind == "confirm":
-        side = data.get("side")
-        if side not in (0, 1, 2) or type(side) is not int:
-            raise core.TournamentError("bad_correction", core.N_("Confirming needs a side: 0, 1 or 2 (organizer)."))
-        new = core.confirm(loaded.t, loaded.results, slot_id, side)
-        tstore.update_result(db, tid, slot_id, loaded.results[slot_id].to_json(), new[slot_id].to_json(),
-                             who, "confirm")
-        advance(db, tid)
+        _confirm_result(db, tid, loaded, slot_id, data, who)
         return {"undone": []}
     undone: list[str] = []
     if slot_id in loaded.results or kind == "reopen":
-        if slot_id not in loaded.results and sv.status != "ready":
-            raise core.TournamentError("not_playable", core.N_(
-                "This match cannot have a result yet: a team is still unknown."))
-        _new, undone = core.reopen(loaded.t, loaded.results, slot_id)
-        if undone and data.get("confirmed") is not True:
-            raise core.TournamentError("confirm_cascade", core.N_(
-                "This also undoes {count} later matches: confirm to go on."), allowed=undone, count=len(undone))
-        before = loaded.results[slot_id].to_json() if slot_id in loaded.results else None
-        srow = loaded.slots[slot_id]
-        hold = series_stamp(tstore.series_games(db, srow.series_id)) if srow.series_id else None
-        if not tstore.reopen(db, tid, slot_id, undone, loaded.row.version, who, before, hold):
-            raise core.TournamentError("changed_meanwhile", core.N_(
-                "The tournament changed meanwhile: look again and retry."))
+        undone = _reopen(db, tid, loaded, slot_id, data, who)
         if kind == "reopen":
             advance(db, tid)
             return {"undone": undone}
         loaded = load(db, tid)
         assert loaded is not None
-        sv = loaded.view.slots[slot_id]
-    if sv.status == "waiting":
-        raise core.TournamentError("not_playable", core.N_(
+    _record_absence(db, tid, loaded, slot_id, kind, data, who)
+    advance(db, tid)
+    return {"undone": undone}
+
+
+def _rename_team(db: sqlite3.Connection, tid: str, loaded: Loaded, data: dict[str, Any], who: str) -> None:
+    """The ``rename`` correction: the team's new name, in the tournament and on its matches."""
+    team, name = data.get("team"), data.get("name")
+    if type(team) is not int or not 0 <= team < len(loaded.row.teams) or not isinstance(name, str):
+        raise core.TournamentError("bad_correction", N_("Renaming needs a team number and a name."))
+    teams = list(loaded.row.teams)
+    teams[team] = name
+    teams = list(core.check_teams(teams))
+    for match_id in tstore.rename_team(db, tid, team, teams[team], who):
+        m = store.get_match(db, match_id)
+        if m is not None:
+            store.rename_match(db, match_id, [teams[team] if n == loaded.row.teams[team] else n for n in m.names])
+
+
+def _confirm_result(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data: dict[str, Any],
+                    who: str) -> None:
+    """The ``confirm`` correction: a side (or the organizer, side 2) confirms a slot's result."""
+    side = data.get("side")
+    if side not in (0, 1, 2) or type(side) is not int:
+        raise core.TournamentError("bad_correction", N_("Confirming needs a side: 0, 1 or 2 (organizer)."))
+    new = core.confirm(loaded.t, loaded.results, slot_id, side)
+    tstore.update_result(db, tid, slot_id, loaded.results[slot_id].to_json(), new[slot_id].to_json(),
+                         who, "confirm")
+    advance(db, tid)
+
+
+def _reopen(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data: dict[str, Any],
+            who: str) -> list[str]:
+    """Reopen a slot (the ``reopen`` correction, or before a walkover or abandonment replaces
+    its result); return the later slots it undoes.
+
+    :raise core.TournamentError: ``not_playable``, ``confirm_cascade`` (later matches would be
+        undone and ``confirmed`` is not true), ``changed_meanwhile``.
+    """
+    if slot_id not in loaded.results and loaded.view.slots[slot_id].status != "ready":
+        raise core.TournamentError("not_playable", N_(
+            "This match cannot have a result yet: a team is still unknown."))
+    _new, undone = core.reopen(loaded.t, loaded.results, slot_id)
+    if undone and data.get("confirmed") is not True:
+        raise core.TournamentError("confirm_cascade", N_(
+            "This also undoes {count} later matches: confirm to go on."), allowed=undone, count=len(undone))
+    before = loaded.results[slot_id].to_json() if slot_id in loaded.results else None
+    srow = loaded.slots[slot_id]
+    hold = series_stamp(tstore.series_games(db, srow.series_id)) if srow.series_id else None
+    if not tstore.reopen(db, tid, slot_id, undone, loaded.row.version, who, before, hold):
+        raise core.TournamentError("changed_meanwhile", N_(
+            "The tournament changed meanwhile: look again and retry."))
+    return undone
+
+
+def _record_absence(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, kind: str,
+                    data: dict[str, Any], who: str) -> None:
+    """Record a ``walkover`` or ``abandonment`` on a slot without a result: the other side
+    wins; an abandonment keeps the tentos its series' games had made."""
+    if loaded.view.slots[slot_id].status == "waiting":
+        raise core.TournamentError("not_playable", N_(
             "This match cannot have a result yet: a team is still unknown."))
     field = "absent" if kind == "walkover" else "abandoned"
     side = data.get(field)
     if side not in (0, 1) or type(side) is not int:
-        raise core.TournamentError("bad_correction", core.N_("Say which side (0 or 1) was absent or left."))
+        raise core.TournamentError("bad_correction", N_("Say which side (0 or 1) was absent or left."))
     tentos = (0, 0)
     live = loaded.live.get(slot_id)
     if kind == "abandonment" and live is not None:
@@ -321,9 +352,7 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
         tentos = (sum(g[0][0] for g in games), sum(g[0][1] for g in games))
     result = core.Result(kind, 1 - side, tentos, (0, 0), (0, 1))
     if not tstore.record_result(db, tid, slot_id, result.to_json(), who, kind):
-        raise core.TournamentError("changed_meanwhile", core.N_("The tournament changed meanwhile: look again and retry."))
-    advance(db, tid)
-    return {"undone": undone}
+        raise core.TournamentError("changed_meanwhile", N_("The tournament changed meanwhile: look again and retry."))
 
 
 def stamp(db: sqlite3.Connection, tid: str) -> str | None:

@@ -133,6 +133,25 @@ def _die_with_parent() -> None:
         pass
 
 
+def _worker(serve_one, index: int) -> None:
+    """In a forked child: default signals, die with the parent, ``serve_one(index)``, then
+    exit (status 1 after printing the error, so the parent starts another)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    _die_with_parent()
+    code = 0
+    try:
+        serve_one(index)
+    except KeyboardInterrupt:
+        pass
+    except BaseException:  # noqa: BLE001 (reported, then the parent starts another)
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    os._exit(code)
+
+
 def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
     """Fork ``workers`` processes that each call ``serve_one(index)`` on the inherited
     socket; start a new one when one dies; on SIGTERM or Ctrl+C stop them all."""
@@ -145,20 +164,7 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
         started[index] = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            _die_with_parent()
-            code = 0
-            try:
-                serve_one(index)
-            except KeyboardInterrupt:
-                pass
-            except BaseException:  # noqa: BLE001 (reported, then the parent starts another)
-                import traceback
-
-                traceback.print_exc()
-                code = 1
-            os._exit(code)
+            _worker(serve_one, index)
         children[pid] = index
 
     def stop(_signum, _frame) -> None:

@@ -11,7 +11,7 @@ from flask import abort, url_for
 from flask_babel import gettext
 
 from scorer.app import store, tournament_service
-from scorer.core.tournament import stage_names
+from scorer.core.tournament import Slot, stage_names
 from scorer.web.common import public_base, service
 from scorer.web.db import get_db
 
@@ -63,52 +63,11 @@ def describe_tournament(loaded: tournament_service.Loaded, *, organizer: bool = 
     "finished", "version"}``; a match is ``{"id", "slot", "table", "teams", "status",
     "watch_url", "edit_url" (organizer only), "score", "series", "winner", "result"}``.
     """
-    base = public_base()
     row, view = loaded.row, loaded.view
-    games: dict[str, store.MatchRow] = {}
-    if organizer:  # the live games, read through the service in one query
-        games = {m.id: m for m in service().recent(get_db(), [g.match_id for g in loaded.live.values()])}
-    stages: dict[str, dict[int, list[dict[str, Any]]]] = {}
-    for slot in sorted(loaded.t.slots, key=lambda s: (s.round, s.number)):
-        sv = view.slots[slot.id]
-        srow = loaded.slots.get(slot.id)
-        live = loaded.live.get(slot.id)
-        match: dict[str, Any] = {
-            "id": srow.match_id if srow else None,
-            "slot": slot.id,
-            "table": srow.table_number if srow and sv.result is None else None,
-            "teams": list(sv.teams),
-            "status": sv.status,
-            "best_of": slot.best_of,
-            "watch_url": base + url_for("matches.watch", match_id=live.match_id) if live else None,
-            "score": list(live.score) if live else None,
-            "live": bool(live and live.version > 0 and sv.result is None),
-            "series": (list(sv.result.games) if sv.result else list(live.games) if live else [0, 0])
-            if slot.best_of > 1 else None,
-            "winner": sv.winner,
-            "result": sv.result.to_json() if sv.result else None,
-        }
-        if organizer:
-            match["edit_url"] = None
-            game = games.get(live.match_id) if live is not None else None
-            if game is not None:  # the table's key is derived, never stored (issue 12)
-                key = tournament_service.table_key(row.organizer_key, slot.id)
-                match["edit_url"] = base + url_for("matches.scoreboard", match_id=game.id, key=key)
-        stages.setdefault(slot.stage, {}).setdefault(slot.round, []).append(match)
+    stages = _matches_by_stage(loaded, organizer)
 
     def rounds(stage: str) -> list[dict[str, Any]]:
-        out = []
-        for number, matches in sorted(stages.get(stage, {}).items()):
-            rests = loaded.t.byes.get(f"{stage}:{number}", ())
-            if stage == "main" and number == 1:
-                rests = loaded.t.byes.get("main", ())
-                if "qualifiers" in loaded.t.byes:  # groups: byes go to qualifier places
-                    q = loaded.view.qualifiers
-                    rests = tuple(q[p] for p in loaded.t.byes["qualifiers"]) if q is not None else ()
-            out.append({"number": number, "title": round_title(loaded, stage, number), "matches": matches,
-                        "done": all(m["status"] == "done" for m in matches),
-                        "byes": [b for b in rests if b is not None]})
-        return out
+        return _rounds(loaded, stage, stages.get(stage, {}))
 
     first = "league" if row.settings["format"] == "round_robin" else "main"
     groups = [
@@ -139,3 +98,62 @@ def describe_tournament(loaded: tournament_service.Loaded, *, organizer: bool = 
         "finished": view.finished,
         "version": row.version,
     }
+
+
+def _matches_by_stage(loaded: tournament_service.Loaded, organizer: bool) -> dict[str, dict[int, list[dict[str, Any]]]]:
+    """Every slot as the API's match dict, by stage and round number (rounds in play order)."""
+    base = public_base()
+    games: dict[str, store.MatchRow] = {}
+    if organizer:  # the live games, read through the service in one query
+        games = {m.id: m for m in service().recent(get_db(), [g.match_id for g in loaded.live.values()])}
+    stages: dict[str, dict[int, list[dict[str, Any]]]] = {}
+    for slot in sorted(loaded.t.slots, key=lambda s: (s.round, s.number)):
+        match = _match(loaded, slot, base)
+        if organizer:
+            match["edit_url"] = None
+            live = loaded.live.get(slot.id)
+            game = games.get(live.match_id) if live is not None else None
+            if game is not None:  # the table's key is derived, never stored (issue 12)
+                key = tournament_service.table_key(loaded.row.organizer_key, slot.id)
+                match["edit_url"] = base + url_for("matches.scoreboard", match_id=game.id, key=key)
+        stages.setdefault(slot.stage, {}).setdefault(slot.round, []).append(match)
+    return stages
+
+
+def _match(loaded: tournament_service.Loaded, slot: Slot, base: str) -> dict[str, Any]:
+    """One slot as the API's match dict (without the organizer's ``edit_url``)."""
+    sv = loaded.view.slots[slot.id]
+    srow = loaded.slots.get(slot.id)
+    live = loaded.live.get(slot.id)
+    return {
+        "id": srow.match_id if srow else None,
+        "slot": slot.id,
+        "table": srow.table_number if srow and sv.result is None else None,
+        "teams": list(sv.teams),
+        "status": sv.status,
+        "best_of": slot.best_of,
+        "watch_url": base + url_for("matches.watch", match_id=live.match_id) if live else None,
+        "score": list(live.score) if live else None,
+        "live": bool(live and live.version > 0 and sv.result is None),
+        "series": (list(sv.result.games) if sv.result else list(live.games) if live else [0, 0])
+        if slot.best_of > 1 else None,
+        "winner": sv.winner,
+        "result": sv.result.to_json() if sv.result else None,
+    }
+
+
+def _rounds(loaded: tournament_service.Loaded, stage: str, by_round: dict[int, list[dict[str, Any]]]
+            ) -> list[dict[str, Any]]:
+    """A stage's rounds: ``{"number", "title", "matches", "done", "byes"}`` each, in order."""
+    out = []
+    for number, matches in sorted(by_round.items()):
+        rests = loaded.t.byes.get(f"{stage}:{number}", ())
+        if stage == "main" and number == 1:
+            rests = loaded.t.byes.get("main", ())
+            if "qualifiers" in loaded.t.byes:  # groups: byes go to qualifier places
+                q = loaded.view.qualifiers
+                rests = tuple(q[p] for p in loaded.t.byes["qualifiers"]) if q is not None else ()
+        out.append({"number": number, "title": round_title(loaded, stage, number), "matches": matches,
+                    "done": all(m["status"] == "done" for m in matches),
+                    "byes": [b for b in rests if b is not None]})
+    return out

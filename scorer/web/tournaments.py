@@ -20,7 +20,7 @@ from flask_babel import gettext
 
 from scorer.app import tournament_service as service
 from scorer.core import tournament as core
-from scorer.core.errors import TrucoError
+from scorer.core.errors import N_, TrucoError
 from scorer.core.variants import default_variant
 from scorer.web import forms, qr
 from scorer.web.common import public_base
@@ -35,20 +35,20 @@ TV_POLL_SECONDS = 2
 
 #: Words for the tiebreak criteria (organizer and TV pages print the list in force).
 TIEBREAK_NAMES = {
-    "points": core.N_("points"),
-    "wins": core.N_("wins"),
-    "head_to_head": core.N_("head-to-head among the tied teams (points, then tento difference)"),
-    "tento_difference": core.N_("tento difference"),
-    "tentos_for": core.N_("tentos for"),
-    "lots": core.N_("draw of lots"),
+    "points": N_("points"),
+    "wins": N_("wins"),
+    "head_to_head": N_("head-to-head among the tied teams (points, then tento difference)"),
+    "tento_difference": N_("tento difference"),
+    "tentos_for": N_("tentos for"),
+    "lots": N_("draw of lots"),
 }
 
 
 #: Words for the audit's kinds of change.
 AUDIT_KINDS = {
-    "create": core.N_("created"), "draw": core.N_("seeding drawn"), "result": core.N_("result"),
-    "walkover": core.N_("walkover"), "abandonment": core.N_("abandonment"), "reopen": core.N_("reopened"),
-    "rename": core.N_("renamed"), "lots": core.N_("draw of lots"), "confirm": core.N_("confirmed"),
+    "create": N_("created"), "draw": N_("seeding drawn"), "result": N_("result"),
+    "walkover": N_("walkover"), "abandonment": N_("abandonment"), "reopen": N_("reopened"),
+    "rename": N_("renamed"), "lots": N_("draw of lots"), "confirm": N_("confirmed"),
 }
 
 

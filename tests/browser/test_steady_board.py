@@ -361,7 +361,7 @@ def test_corrections_panel_stays_open_and_undo_names_the_action(chromium, live):
 def test_share_links_from_a_loopback_host_on_a_loopback_only_server(chromium, live):
     """The test server listens on 127.0.0.1 only (--host 127.0.0.1): a LAN address would not
     reach it, so the links keep the address the page was opened with, and the share page
-    says so. (A server on every interface names its LAN address: tests/test_web.py.)"""
+    says so. (A server on every interface names its LAN address: tests/web/test_pages.py.)"""
     path, _id, _key = set_up(live, "paulista", {}, [])
     ctx = new_context(chromium)
     page = ctx.new_page()

@@ -12,7 +12,7 @@ from scorer.app import store
 from scorer.core.match import Match
 from scorer.web import create_app
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """Issue 13 item 10: the smaller holes (the API's series and players are in
-tests/test_names_and_polls.py; the wide card token in tests/test_cards_any_language.py)."""
+tests/web/test_names_and_polls.py; the wide card token in tests/core/test_cards_any_language.py)."""
 
 import json
 import re

@@ -28,7 +28,7 @@ from schemathesis.generation import GenerationMode
 from live_server import Server
 from scorer.web import create_app
 
-SPEC = Path(__file__).resolve().parent.parent / "openapi.yaml"
+SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 #: Generated requests per operation (the README's "bad inputs tried" counts them).
 EXAMPLES = 60
 

@@ -14,7 +14,7 @@ from scorer.cli.main import cli
 from scorer.core.match import Match
 from scorer.core.variants import VARIANTS
 
-MATCHES = Path(__file__).parent / "matches"
+MATCHES = Path(__file__).resolve().parents[2] / "matches"
 EXPECTED = json.loads((MATCHES / "expected.json").read_text(encoding="utf-8"))
 
 

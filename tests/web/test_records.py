@@ -11,7 +11,7 @@ import pytest
 
 from scorer.web import create_app
 
-MATCHES = Path(__file__).parent / "matches"
+MATCHES = Path(__file__).resolve().parents[1] / "matches"
 
 
 @pytest.fixture

@@ -92,7 +92,8 @@ def test_every_engine_error_code_is_covered():
     import re
     from pathlib import Path
 
-    source = "".join(path.read_text() for path in sorted(Path("scorer/core/match").glob("*.py"))) + Path("scorer/core/variants.py").read_text()
+    paths = sorted(Path("scorer/core/match").glob("*.py")) + sorted(Path("scorer/core/variants").glob("*.py"))
+    source = "".join(path.read_text() for path in paths)
     codes = set(re.findall(r'RuleError\(\s*"([a-z_]+)"', source))
     covered = {row[4] for row in CASES} | {"bad_action", "bad_side", "bad_option", "bad_variant", "bad_points", "game_not_over",
                                            "no_variant"}

@@ -182,7 +182,7 @@ def test_envido_result_comes_before_the_card_picker(client):
 
 # -- 9. the translation catalogs -----------------------------------------------------------
 
-CATALOGS = Path(__file__).resolve().parent.parent / "scorer" / "translations"
+CATALOGS = Path(__file__).resolve().parents[2] / "scorer" / "translations"
 #: English is the source language: its catalog may leave every message untranslated.
 TRANSLATED = ("pt_BR", "es")
 

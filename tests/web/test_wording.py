@@ -18,7 +18,7 @@ from scorer.core.variants import TABLE_WORDS, VARIANTS
 from scorer.web import create_app
 from scorer.web.i18n import translator
 from tests.engine_notation import action
-from tests.test_refusal_messages import CASES, refuse
+from tests.core.match.test_refusal_messages import CASES, refuse
 
 LOCALES = ("pt_BR", "es", "en")
 PLURAL = {"pt_BR": ("Nós", "Eles"), "es": ("Nosotros", "Ellos"), "en": ("Us", "Them")}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from live_server import Client, Server
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
 
 def recipe_serve_line() -> tuple[dict[str, str], list[str]]:

@@ -1,0 +1,66 @@
+"""A match's action list: reading the stored actions and appending one, guarded by the version."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from scorer.app.store.connection import Database, write
+
+
+def get_actions(db: Database, match_id: str, since: int = 0, until: int | None = None) -> list[dict[str, Any]]:
+    """The match's stored actions from index ``since`` on (up to, not including,
+    ``until`` when given), oldest first."""
+    if until is None:
+        rows = db.execute("SELECT body FROM action WHERE match_id = :id AND seq >= :since ORDER BY seq",
+                          {"id": match_id, "since": since})
+    else:
+        rows = db.execute("SELECT body FROM action WHERE match_id = :id AND seq >= :since AND seq < :until"
+                          " ORDER BY seq", {"id": match_id, "since": since, "until": until})
+    return [json.loads(body) for (body,) in rows]
+
+
+def get_action(db: Database, match_id: str, seq: int) -> dict[str, Any] | None:
+    """The action stored at index ``seq`` (0-based), or None."""
+    body = db.execute(
+        "SELECT body FROM action WHERE match_id = :id AND seq = :seq", {"id": match_id, "seq": seq}
+    ).scalar()
+    return json.loads(body) if body is not None else None
+
+
+def append_action(
+    db: Database,
+    match_id: str,
+    version: int,
+    action: dict[str, Any],
+    *,
+    score: tuple[int, int] | list[int],
+    winner: int | None,
+    no_rematch: bool = False,
+) -> bool:
+    """Store ``action`` as the match's action number ``version`` and commit.
+
+    Succeeds (True) only if the match is still at ``version`` (and, with
+    ``no_rematch``, still has no Revanche); returns False, storing nothing, when
+    another action (or the Revanche) got there first, in this process or another. The
+    guarded ``UPDATE`` takes the match row's lock, so a concurrent writer waits and
+    then finds the version moved; the primary key ``(match_id, seq)`` refuses a second
+    action at one place even so. ``score`` and ``winner`` are the state after the
+    action, kept on the match row for lists and the Revanche series tally.
+    """
+    now = time.time()
+    with write(db):
+        cur = db.execute(
+            "UPDATE match SET version = version + 1, score0 = :s0, score1 = :s1, winner = :winner,"
+            " updated = :now WHERE id = :id AND version = :version" + (" AND rematch IS NULL" if no_rematch else ""),
+            {"s0": int(score[0]), "s1": int(score[1]), "winner": winner, "now": now, "id": match_id,
+             "version": version},
+        )
+        if cur.rowcount != 1:
+            return False  # nothing was written
+        db.execute(
+            "INSERT INTO action (match_id, seq, body, created) VALUES (:id, :seq, :body, :now)",
+            {"id": match_id, "seq": version, "body": json.dumps(action, sort_keys=True), "now": now},
+        )
+    return True

@@ -1,0 +1,183 @@
+"""Match rows: creating, reading, importing and renaming a match (:class:`MatchRow`)."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorer.app.store.connection import Database, write
+from scorer.app.store.keys import hash_key, new_edit_key, new_id
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One stored match: its settings and the summary of its latest state.
+
+    ``names`` is a 2-tuple of strings, ``options`` a dict, ``mano`` 0 or 1 (the side
+    that is mano in hand 1), ``version`` the number of actions stored, ``score`` the
+    tentos after the last action, ``winner`` None while the game goes on. ``best_of``
+    is the length of its Revanche series (1, 3 or 5 games); ``players`` is None or the
+    players' names per side, ``((a1, a2[, a3]), (b1, b2[, b3]))``, for 4 or 6 players.
+    ``key_hash`` is the stored hash of the edit key (:func:`hash_key`); ``edit_key`` the
+    plain key, known only in the row that created the match (None when read back; not
+    part of equality).
+    """
+
+    id: str
+    key_hash: str
+    series: str
+    variant: str
+    options: dict[str, Any]
+    names: tuple[str, str]
+    mano: int
+    version: int
+    score: tuple[int, int]
+    winner: int | None
+    rematch: str | None
+    created: float
+    updated: float
+    best_of: int = 1
+    players: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    edit_key: str | None = field(default=None, compare=False, repr=False)
+
+
+def _row(r, edit_key: str | None = None) -> MatchRow:
+    return MatchRow(
+        id=r["id"],
+        key_hash=r["edit_key"],
+        series=r["series"],
+        variant=r["variant"],
+        options=json.loads(r["options"]),
+        names=tuple(json.loads(r["names"])),
+        mano=r["mano"],
+        version=r["version"],
+        score=(r["score0"], r["score1"]),
+        winner=r["winner"],
+        rematch=r["rematch"],
+        created=r["created"],
+        updated=r["updated"],
+        best_of=r["best_of"],
+        players=_players(r["players"]),
+        edit_key=edit_key,
+    )
+
+
+def _players(text_value: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    if not text_value:
+        return None
+    a, b = json.loads(text_value)
+    return (tuple(a), tuple(b))
+
+
+def create_match(
+    db: Database,
+    *,
+    variant: str,
+    options: dict[str, Any],
+    names: tuple[str, str] | list[str],
+    mano: int,
+    series: str | None = None,
+    best_of: int = 1,
+    players: Any = None,
+    edit_key: str | None = None,
+) -> MatchRow:
+    """Store a new match with no actions and return it, with its new id and its plain
+    edit key (``edit_key``: the only time it is known; the database keeps its hash).
+    A caller that derives the key itself (a tournament's tables) passes it as ``edit_key``.
+
+    ``series`` is the series id of the match this one is a Revanche of; a new series
+    starts (named after this match's id) when it is None. ``best_of`` (1, 3 or 5) and
+    ``players`` (None or two equal-length lists of names) as in :class:`MatchRow`. The
+    caller validates the settings first; this function only stores them.
+
+    :raise IntegrityError: a setting the database's checks refuse (mano 2, best of 4).
+    """
+    key = edit_key or new_edit_key()
+    with write(db):
+        match_id = _insert_match(db, variant, options, names, mano, series, best_of, players, hash_key(key))
+    return _row(db.execute("SELECT * FROM match WHERE id = :id", {"id": match_id}).mappings().one(), key)
+
+
+def _insert_match(db, variant, options, names, mano, series, best_of, players, key_hash) -> str:
+    match_id, now = new_id(), time.time()
+    db.execute(
+        "INSERT INTO match (id, edit_key, series, variant, options, names, mano, created, updated, best_of, players)"
+        " VALUES (:id, :key, :series, :variant, :options, :names, :mano, :now, :now, :best_of, :players)",
+        {
+            "id": match_id,
+            "key": key_hash,
+            "series": series or match_id,
+            "variant": variant,
+            "options": json.dumps(options, sort_keys=True),
+            "names": json.dumps(list(names), ensure_ascii=False),
+            "mano": int(mano),
+            "now": now,
+            "best_of": int(best_of),
+            "players": None if players is None else json.dumps([list(p) for p in players], ensure_ascii=False),
+        },
+    )
+    return match_id
+
+
+def get_match(db: Database, match_id: str) -> MatchRow | None:
+    """The match with id ``match_id``, or None if there is none (one primary-key read)."""
+    r = db.execute("SELECT * FROM match WHERE id = :id", {"id": match_id}).mappings().first()
+    return _row(r) if r else None
+
+
+def get_matches(db: Database, match_ids: list[str]) -> list[MatchRow]:
+    """The matches among ``match_ids`` that exist, in the order given."""
+    if not match_ids:
+        return []
+    names = {f"id{i}": match_id for i, match_id in enumerate(match_ids)}
+    marks = ", ".join(":" + n for n in names)
+    rows = {r["id"]: _row(r) for r in db.execute(f"SELECT * FROM match WHERE id IN ({marks})", names).mappings()}
+    return [rows[i] for i in match_ids if i in rows]
+
+
+def import_match(
+    db: Database,
+    *,
+    variant: str,
+    options: dict[str, Any],
+    names: tuple[str, str] | list[str],
+    mano: int,
+    actions: list[dict[str, Any]],
+    score: tuple[int, int] | list[int],
+    winner: int | None,
+    best_of: int = 1,
+    players: Any = None,
+) -> MatchRow:
+    """Store a new match that already has ``actions`` (a restored export), all or nothing.
+
+    ``score`` and ``winner`` are the state after the last action; the caller replays
+    the actions with the engine first, so only a valid match is stored. ``best_of`` and
+    ``players`` as in :func:`create_match` (a new series of that length starts). The
+    row returned carries the new plain ``edit_key``.
+    """
+    key = new_edit_key()
+    with write(db):
+        match_id = _insert_match(db, variant, options, names, mano, None, best_of, players, hash_key(key))
+        now = time.time()
+        if actions:
+            db.execute(
+                "INSERT INTO action (match_id, seq, body, created) VALUES (:id, :seq, :body, :now)",
+                [{"id": match_id, "seq": seq, "body": json.dumps(a, sort_keys=True), "now": now}
+                 for seq, a in enumerate(actions)],
+            )
+        db.execute(
+            "UPDATE match SET version = :v, score0 = :s0, score1 = :s1, winner = :winner WHERE id = :id",
+            {"v": len(actions), "s0": int(score[0]), "s1": int(score[1]), "winner": winner, "id": match_id},
+        )
+    return _row(db.execute("SELECT * FROM match WHERE id = :id", {"id": match_id}).mappings().one(), key)
+
+
+def rename_match(db: Database, match_id: str, names: tuple[str, str] | list[str]) -> MatchRow | None:
+    """Change the two side names of a match (its actions and version stay); None if no such match."""
+    db.execute(
+        "UPDATE match SET names = :names, updated = :now WHERE id = :id",
+        {"names": json.dumps(list(names), ensure_ascii=False), "now": time.time(), "id": match_id},
+    )
+    return get_match(db, match_id)

@@ -1,0 +1,122 @@
+"""The schema's versions: :data:`MIGRATIONS` (only ever appended to) and :func:`migrate`, which
+brings a database up to date, one step per write transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from importlib import resources
+
+from scorer.app.store.connection import Database, write
+from scorer.app.store.keys import KEY_HASH_PREFIX, hash_key
+
+
+def _baseline(db: Database) -> None:
+    """Migration 1: the tables as ``schema.sql`` creates them on SQLite (``IF NOT
+    EXISTS``, so a database made before migrations existed, at ``user_version`` 0,
+    passes through), or ``schema_postgresql.sql`` on PostgreSQL (the same tables in
+    its types: ``DOUBLE PRECISION`` times, no ``WITHOUT ROWID``)."""
+    name = "schema.sql" if db.dialect == "sqlite" else "schema_postgresql.sql"
+    run_script(db, resources.files("scorer.app").joinpath(name).read_text(encoding="utf-8"))
+
+
+def _hash_edit_keys(db: Database) -> None:
+    """Migration 3: replace each plain edit key by its hash (:func:`hash_key`)."""
+    rows = db.execute("SELECT id, edit_key FROM match").all()
+    updates = [{"id": i, "h": hash_key(k)} for i, k in rows if not k.startswith(KEY_HASH_PREFIX)]
+    if updates:
+        db.execute("UPDATE match SET edit_key = :h WHERE id = :id", updates)
+
+
+#: The schema's history, oldest first: migration ``i`` (1-based) brings a database from
+#: version ``i - 1`` to ``i``. An entry is portable SQL text (statements separated by
+#: ``;``, run on both backends: ``TEXT``, ``INTEGER``, ``BIGINT``, ``DOUBLE PRECISION``,
+#: ``CHECK``, ``REFERENCES``, ``CREATE INDEX IF NOT EXISTS``...), a dict of SQL text per
+#: dialect (``{"sqlite": ..., "postgresql": ...}``) where no portable form exists, or a
+#: function taking the :class:`Database`. Only ever append; never edit or reorder an
+#: entry that has shipped.
+MIGRATIONS: list[str | dict[str, str] | Callable[[Database], None]] = [
+    _baseline,
+    # 2: the Revanche series' length and the optional players' names and seats (issue 7).
+    "ALTER TABLE match ADD COLUMN best_of INTEGER NOT NULL DEFAULT 1 CHECK (best_of IN (1, 3, 5));"
+    "ALTER TABLE match ADD COLUMN players TEXT",
+    # 3: edit keys at rest are hashes (issue 12).
+    _hash_edit_keys,
+    # 4: `truco db prune` finds idle matches by their last change (issue 12).
+    "CREATE INDEX IF NOT EXISTS match_updated ON match (updated)",
+    # 5: tournaments, their slots and audit log (issue 11); the SQL is in scorer.app.tournament_store.
+    lambda db: run_script(db, __import__("scorer.app.tournament_store", fromlist=["MIGRATION"]).MIGRATION),
+]
+
+
+def run_script(db: Database, script: str) -> None:
+    """Run the statements of ``script`` one by one inside the caller's transaction (a
+    ``;`` inside a string literal or a trigger body is not taken for an end)."""
+    statement = ""
+    for piece in script.split(";"):
+        statement += piece + ";"
+        if sqlite3.complete_statement(statement):
+            if statement.strip(" \n\t;"):
+                db.execute(statement)
+            statement = ""
+
+
+#: PostgreSQL advisory lock taken by every migration step (two servers starting at once).
+_MIGRATION_LOCK = 0x7472_7563  # "truc"
+
+
+def schema_version(db: Database) -> int:
+    """The database's schema version: 0 for a new database. SQLite keeps it in ``PRAGMA
+    user_version`` (as every earlier version did); PostgreSQL in the one-row table
+    ``truco_schema``."""
+    if db.dialect == "sqlite":
+        return db.execute("PRAGMA user_version").scalar_one()
+    if db.execute("SELECT to_regclass('truco_schema')").scalar_one() is None:
+        return 0
+    return db.execute("SELECT COALESCE(MAX(version), 0) FROM truco_schema").scalar_one()
+
+
+def _set_schema_version(db: Database, number: int) -> None:
+    if db.dialect == "sqlite":
+        db.execute(f"PRAGMA user_version = {int(number):d}")
+    else:
+        db.execute("DELETE FROM truco_schema")
+        db.execute("INSERT INTO truco_schema (version) VALUES (:v)", {"v": int(number)})
+
+
+def migrate(db: Database, migrations=None) -> int:
+    """Apply the migrations the database has not had yet, in order; return the version.
+
+    Each migration runs in its own write transaction together with the version bump
+    (on PostgreSQL under an advisory lock, and DDL is transactional there too), so a
+    crash leaves the database at the previous version and the next start tries again;
+    two processes starting at once do not both apply a step.
+
+    :raise RuntimeError: the database is newer than this code (a later version made it).
+    """
+    steps = MIGRATIONS if migrations is None else migrations
+    if db.dialect == "postgresql":
+        with write(db):
+            db.execute("SELECT pg_advisory_xact_lock(:k)", {"k": _MIGRATION_LOCK})
+            db.execute("CREATE TABLE IF NOT EXISTS truco_schema (version INTEGER NOT NULL)")
+    if schema_version(db) > len(steps):
+        raise RuntimeError(
+            f"database schema version {schema_version(db)} is newer than this program's {len(steps)}"
+        )
+    for number, step in enumerate(steps, start=1):
+        with write(db):
+            if db.dialect == "postgresql":
+                db.execute("SELECT pg_advisory_xact_lock(:k)", {"k": _MIGRATION_LOCK})
+            if schema_version(db) < number:
+                if callable(step):
+                    step(db)
+                else:
+                    run_script(db, step[db.dialect] if isinstance(step, dict) else step)
+                _set_schema_version(db, number)
+    return schema_version(db)
+
+
+def init_db(db: Database) -> None:
+    """Create or upgrade the tables (:func:`migrate`; safe to call on every start)."""
+    migrate(db)

@@ -1,0 +1,126 @@
+"""League standings: points per result and the ordered tiebreaks applied to each tied group
+(:func:`standings`); what stays tied waits for a draw of lots."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from scorer.core.tournament.model import TIEBREAKS, Points, Result
+
+
+@dataclass(frozen=True)
+class Row:
+    """One team's line in a table: league ``points``, matches ``played``/``won``/``lost``,
+    ``tentos_for``/``tentos_against`` (walkovers excluded), and ``rank`` (1-based; equal
+    for teams still tied)."""
+
+    team: int
+    points: int = 0
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    tentos_for: int = 0
+    tentos_against: int = 0
+    rank: int = 0
+
+    @property
+    def tento_difference(self) -> int:
+        """Tentos for minus tentos against (walkovers excluded)."""
+        return self.tentos_for - self.tentos_against
+
+    def to_json(self) -> dict[str, Any]:
+        """The line as the API writes it."""
+        return {"team": self.team, "points": self.points, "played": self.played, "won": self.won,
+                "lost": self.lost, "tentos_for": self.tentos_for, "tentos_against": self.tentos_against,
+                "rank": self.rank}
+
+
+@dataclass(frozen=True)
+class Standings:
+    """An ordered table and, if teams are still tied after every criterion but the
+    lots, the tied groups that ``needs_lots`` (each a tuple of team indexes)."""
+
+    rows: tuple[Row, ...]
+    needs_lots: tuple[tuple[int, ...], ...] = ()
+
+
+def _tally(teams: Iterable[int], games: Iterable[tuple[tuple[int, int], Result]], points: Points) -> dict[int, Row]:
+    rows = {t: Row(team=t) for t in teams}
+    for (a, b), res in games:
+        for side, team in ((0, a), (1, b)):
+            if team not in rows:
+                continue
+            won = res.winner == side
+            r = rows[team]
+            if res.kind == "walkover":
+                gained = points.walkover_present if won else points.walkover_absent
+                tf = ta = 0
+            elif res.kind == "abandonment":
+                gained = points.abandon_winner if won else points.abandon_loser
+                tf, ta = res.tentos[side], res.tentos[1 - side]
+            else:
+                gained = points.win if won else points.loss
+                tf, ta = res.tentos[side], res.tentos[1 - side]
+            rows[team] = replace(r, points=r.points + gained, played=r.played + 1, won=r.won + won,
+                                 lost=r.lost + (not won), tentos_for=r.tentos_for + tf,
+                                 tentos_against=r.tentos_against + ta)
+    return rows
+
+
+def standings(teams: Sequence[int], games: Sequence[tuple[tuple[int, int], Result]], points: Points,
+              tiebreaks: Sequence[str] = TIEBREAKS, lots: Mapping[int, int] | None = None) -> Standings:
+    """The table of ``teams`` (indexes) after ``games`` (``((team0, team1), Result)``).
+
+    Teams are ordered by ``tiebreaks`` in turn; each criterion splits the whole group
+    still tied (``head_to_head``: a mini-league of only the games among that group, by
+    its points, then its tento difference; ``lots``: the drawn numbers in ``lots``,
+    lower first). Teams tied after the last criterion share a rank and are listed by
+    index; with ``lots`` missing for them they are reported in ``needs_lots``. The order
+    never depends on the teams' indexes otherwise.
+    """
+    lots = lots or {}
+    rows = _tally(teams, games, points)
+    needs: list[tuple[int, ...]] = []
+
+    def key_for(criterion: str, group: list[int]) -> dict[int, tuple]:
+        if criterion == "points":
+            return {t: (-rows[t].points,) for t in group}
+        if criterion == "wins":
+            return {t: (-rows[t].won,) for t in group}
+        if criterion == "tento_difference":
+            return {t: (-rows[t].tento_difference,) for t in group}
+        if criterion == "tentos_for":
+            return {t: (-rows[t].tentos_for,) for t in group}
+        if criterion == "head_to_head":
+            inside = set(group)
+            mini = _tally(group, [(p, r) for p, r in games if p[0] in inside and p[1] in inside], points)
+            return {t: (-mini[t].points, -mini[t].tento_difference) for t in group}
+        # lots
+        return {t: ((0, lots[t]) if t in lots else (1, 0)) for t in group}
+
+    def order(group: list[int], criteria: Sequence[str]) -> list[list[int]]:
+        if len(group) == 1:
+            return [group]
+        if not criteria:
+            if not all(t in lots for t in group):
+                needs.append(tuple(sorted(group)))
+            return [sorted(group)]
+        keys = key_for(criteria[0], group)
+        out: list[list[int]] = []
+        for value in sorted(set(keys.values())):
+            sub = [t for t in group if keys[t] == value]
+            if criteria[0] == "lots" and value == (1, 0) and len(sub) > 1:
+                needs.append(tuple(sorted(sub)))
+                out.append(sorted(sub))
+                continue
+            out += order(sub, criteria[1:])
+        return out
+
+    ranked: list[Row] = []
+    place = 1
+    for tied in order(sorted(rows), list(tiebreaks)):
+        ranked += [replace(rows[t], rank=place) for t in tied]
+        place += len(tied)
+    return Standings(tuple(ranked), tuple(needs))

@@ -1,0 +1,34 @@
+"""Rule sets as data: one frozen :class:`Variant` per Truco variant, in one registry.
+
+Every number here comes from a seed in ``shared/seeds/`` (where one speaks) or from
+``shared/rules/REFERENCE.md``; the docstring of each variant names its source. A variant
+holds every fact that differs between variants: the ladder, Envido and Flor, the special
+hand, targets and options, the cards (order, deck, manilhas, muestra), pica-pica and the
+malas/buenas split. The match engine (:mod:`scorer.core.match`), the card helpers
+(:mod:`scorer.core.card_order`), the seats (:mod:`scorer.core.seats`) and the web read these fields;
+no other module names a variant id or has a per-variant ``if``.
+
+Units: every value is in tentos (points).
+
+The package is in rooms, one job each: :mod:`.rules` (the parts a variant is built from:
+ladder steps, Envido, Flor, special hand, options, Falta conventions), :mod:`.words` (the
+table's words per family and language), :mod:`.variant` (:class:`Variant`) and
+:mod:`.registry` (every variant, and looking one up). Callers use the names below.
+"""
+
+from scorer.core.variants.registry import (
+    ARGENTINE_LADDER, VARIANTS, default_variant, flor_in_play, get_variant, register, unregister, variants_where,
+)
+from scorer.core.variants.rules import (
+    ARGENTINE_ENVIDO_CHAINS, ENVIDO_CALLS, FALTA_CONVENTIONS, FLOR_CALLS, GAUDERIO_ENVIDO_CHAINS, EnvidoRules,
+    FlorRules, OptionSpec, SpecialHandRules, TrucoStep,
+)
+from scorer.core.variants.variant import ARGENTINE_CARDS, Variant
+from scorer.core.variants.words import CHOICE_LABELS, GLOSSES, TABLE_WORDS, PageWord, TableWord, TableWords, choice_label
+
+__all__ = [
+    "ARGENTINE_CARDS", "ARGENTINE_ENVIDO_CHAINS", "ARGENTINE_LADDER", "CHOICE_LABELS", "ENVIDO_CALLS",
+    "FALTA_CONVENTIONS", "FLOR_CALLS", "GAUDERIO_ENVIDO_CHAINS", "GLOSSES", "TABLE_WORDS", "VARIANTS", "EnvidoRules",
+    "FlorRules", "OptionSpec", "PageWord", "SpecialHandRules", "TableWord", "TableWords", "TrucoStep", "Variant",
+    "choice_label", "default_variant", "flor_in_play", "get_variant", "register", "unregister", "variants_where",
+]

@@ -1,0 +1,162 @@
+"""The parts a variant is built from: the truco ladder's steps, the Envido and Flor rules,
+the special hand, an option's description, and how Falta Envido is valued. Units: tentos."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+#: Envido-type calls, in the order a chain may use them.
+ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
+#: Flor-type calls.
+FLOR_CALLS = ("flor", "contraflor", "contraflor_al_resto")
+
+
+@dataclass(frozen=True)
+class TrucoStep:
+    """One rung of a truco ladder.
+
+    Attributes:
+        call: the call's name as players say it (``truco``, ``seis``, ``retruc``...).
+        worth: what the hand is worth once this call is accepted (tentos).
+        refused: what the caller scores if it is refused (tentos).
+    """
+
+    call: str
+    worth: int
+    refused: int
+
+
+@dataclass(frozen=True)
+class EnvidoRules:
+    """Envido chains and their values.
+
+    Attributes:
+        chains: accepted value of each legal chain without Falta (tuple of calls -> tentos).
+            A refused chain pays its last caller the accepted value of the chain minus its
+            last call, or 1 when that is empty (REFERENCE.md 1.5, seed 000 "Pedir Envido").
+            ``falta_envido`` may end any of these chains (or stand alone).
+        closes_on_truco_accepted: Envido can no longer be called once a Truco is accepted
+            (argentino-30, uruguaio; REFERENCE.md 1.4) -- otherwise it stays open until the
+            first trick is decided (seed 000).
+        muestra: the hands are counted with a muestra (Uruguayan piezas).
+    """
+
+    chains: Mapping[tuple[str, ...], int]
+    closes_on_truco_accepted: bool = False
+    muestra: bool = False
+
+    @property
+    def points_range(self) -> frozenset[int]:
+        """Envido counts a hand can declare (for ``envido_points``): the calculator's own
+        definition, :func:`scorer.core.envido_points.possible_counts`."""
+        from scorer.core.envido_points import possible_counts
+
+        return possible_counts("envido", muestra=self.muestra)
+
+
+ARGENTINE_ENVIDO_CHAINS = MappingProxyType(
+    {
+        ("envido",): 2,
+        ("envido", "envido"): 4,
+        ("real_envido",): 3,
+        ("envido", "real_envido"): 5,
+        ("envido", "envido", "real_envido"): 7,
+    }
+)
+"""REFERENCE.md 1.5 rows 1-5; seed 000 "A cadeia de aumentos"."""
+
+GAUDERIO_ENVIDO_CHAINS = MappingProxyType(
+    {
+        ("envido",): 2,
+        ("real_envido",): 5,
+        ("envido", "real_envido"): 5,
+    }
+)
+"""Seed 002 "Pontos obtidos na disputa de Envido": Envido 2/1, Real Envido 5/1, Envido-Real 5/2."""
+
+
+@dataclass(frozen=True)
+class FlorRules:
+    """Flor values.
+
+    Attributes:
+        uncontested: a Flor the other side answers with ``no_flor`` (3).
+        compared: flor answered by flor, compared; the better one scores this (4), or
+            ``None`` where a second flor is not an answer (gauderio: contraflor instead).
+        refused: the flor caller's gain when the other side refuses (``no_quiero``):
+            "con flor me achico" (3) or gauderio's "fugir" (4).
+        contraflor: a compared contraflor pays the better flor this (6).
+        contraflor_answered: contraflor / contraflor_al_resto wait for quiero/no_quiero
+            (argentino-30, uruguaio) instead of being compared at once (gauderio, seed 002).
+        contraflor_refused: a refused contraflor pays its caller this (4).
+        resto_refused_after_flor / resto_refused_after_contraflor: a refused
+            contraflor_al_resto pays its caller 4 after a flor, 6 after a contraflor.
+        muestra: the hands are counted with a muestra (Uruguayan piezas).
+    """
+
+    uncontested: int = 3
+    compared: int | None = 4
+    refused: int = 3
+    contraflor: int = 6
+    contraflor_answered: bool = True
+    contraflor_refused: int = 4
+    resto_refused_after_flor: int = 4
+    resto_refused_after_contraflor: int = 6
+    muestra: bool = False
+
+    @property
+    def points_range(self) -> frozenset[int]:
+        """Flor counts a hand can declare: :func:`scorer.core.envido_points.possible_counts`."""
+        from scorer.core.envido_points import possible_counts
+
+        return possible_counts("flor", muestra=self.muestra)
+
+
+@dataclass(frozen=True)
+class SpecialHandRules:
+    """The hand at 11 (or 10): mão de onze / mão de dez / the Catalan 11-point rule.
+
+    Attributes:
+        threshold: a side with at least this many tentos (and below the target) is "at 11".
+        name: ``mao_de_onze`` or ``mao_de_dez`` when exactly one side is at the threshold.
+        play_worth: the hand's worth when that side decides to play (no truco calls).
+        run_pays: what the other side scores when it decides to run.
+        ferro_worth: the hand's worth when both sides are at the threshold (mão de ferro,
+            no truco calls, no decision).
+    """
+
+    threshold: int
+    name: str
+    play_worth: int
+    run_pays: int
+    ferro_worth: int
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A setting a table chooses before the match.
+
+    Attributes:
+        key: the option's name in ``options``.
+        choices: the accepted values.
+        default: the value used when the option is not given.
+        label: English label (translated by the web layer).
+    """
+
+    key: str
+    choices: tuple[Any, ...]
+    default: Any
+    label: str
+
+
+FALTA_CONVENTIONS = ("target_minus_leader", "leader_stage", "whole_game", "malas_wins_game")
+"""How an accepted Falta Envido is valued (REFERENCE.md 1.6):
+
+* ``target_minus_leader`` / ``whole_game``: target minus the leader's score (conventions A).
+* ``leader_stage``: leader in the malas -> half minus the leader; else target minus leader (B).
+* ``malas_wins_game``: leader in the malas -> the winner gets what it needs to reach the
+  target; else target minus the leader (C).
+"""

@@ -1,0 +1,145 @@
+"""The words each family of variants uses at the table (:data:`TABLE_WORDS`: shouts, calls,
+answers, per language) and the labels of option choices (:func:`choice_label`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from scorer.core.errors import N_, PageText
+
+
+@dataclass(frozen=True)
+class PageWord:
+    """A word the table has none of its own for (Catalan truc's "11-point rule", a tie):
+    written in the page's language. ``msgid`` is English, marked with ``N_``."""
+
+    msgid: str
+
+
+TableWord = str | PageWord
+"""A table word: a ``str`` is said as written on every page (with its own language's
+punctuation: "¡Truco!" at a Rioplatense table, "Seis!" at a Paulista one); a
+:class:`PageWord` is said in the page's language."""
+
+
+@dataclass(frozen=True)
+class TableWords:
+    """What a table of one variant family says: the one source for buttons, the pending
+    line, the log, the spoken text and the errors (WORDING-REVIEW.md section 4a).
+
+    Attributes:
+        shouts: call id -> the shout on its button ("¡Quiero retruco!", "Seis!").
+        calls: call id -> the call's bare name, for the log and messages ("Retruco").
+        answers: ``quiero``/``no_quiero``/``mazo``/``no_flor`` -> the answer as said.
+        flor_answers: ``quiero``/``no_quiero`` while a Flor (or Contraflor) is pending.
+        accepted / refused: the log's word for an accepted / refused call ("querido",
+            "no querido"; "aceito", "correram").
+        tie: a parda / empate.
+        specials: special-hand id -> its name ("Mão de onze"; Catalan: a page word).
+        decisions: special-hand decision (``play``/``run``) -> the words, ``{special}``
+            standing for the special hand's name in lower case.
+        gloss: English glosses of the answers and decisions, shown on English pages.
+    """
+
+    shouts: Mapping[str, str]
+    calls: Mapping[str, str]
+    answers: Mapping[str, str]
+    flor_answers: Mapping[str, str]
+    accepted: TableWord
+    refused: TableWord
+    tie: TableWord
+    specials: Mapping[str, TableWord] = field(default_factory=dict)
+    decisions: Mapping[str, str] = field(default_factory=dict)
+
+
+_GLOSS_ANSWERS = {"quiero": "accept", "no_quiero": "refuse", "mazo": "fold", "no_flor": "no Flor",
+                  "flor_quiero": "accept the Flor", "flor_no_quiero": "concede the Flor",
+                  "play": "play this hand", "run": "run from this hand"}
+"""English glosses of the table's answers (WORDING-REVIEW.md section 3, recommendation 1)."""
+
+TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
+    {
+        # Rioplatense: truco-15, argentino-30, uruguaio (seed 000; REFERENCE.md 1.4-1.7).
+        "rio": TableWords(
+            shouts={"truco": "¡Truco!", "retruco": "¡Quiero retruco!", "vale_cuatro": "¡Quiero vale cuatro!",
+                    "envido": "¡Envido!", "real_envido": "¡Real envido!", "falta_envido": "¡Falta envido!",
+                    "flor": "¡Flor!", "contraflor": "¡Contraflor!", "contraflor_al_resto": "¡Contraflor al resto!"},
+            calls={"truco": "Truco", "retruco": "Retruco", "vale_cuatro": "Vale cuatro", "envido": "Envido",
+                   "real_envido": "Real envido", "falta_envido": "Falta envido", "flor": "Flor",
+                   "contraflor": "Contraflor", "contraflor_al_resto": "Contraflor al resto"},
+            answers={"quiero": "Quiero", "no_quiero": "No quiero", "mazo": "Me voy al mazo", "no_flor": "No tengo flor"},
+            flor_answers={"quiero": "Con flor quiero", "no_quiero": "Con flor me achico"},
+            accepted="querido",
+            refused="no querido",
+            tie="parda",
+        ),
+        # Gaúcho / gaudério (seed 002: "ir ao baralho", "fugir", "Contra-flor e o resto").
+        "gaucho": TableWords(
+            shouts={"truco": "Truco!", "retruco": "Retruco!", "vale_cuatro": "Vale quatro!",
+                    "envido": "Envido!", "real_envido": "Real envido!", "falta_envido": "Falta envido!",
+                    "flor": "Flor!", "contraflor": "Contraflor!", "contraflor_al_resto": "Contraflor e o resto!"},
+            calls={"truco": "Truco", "retruco": "Retruco", "vale_cuatro": "Vale quatro", "envido": "Envido",
+                   "real_envido": "Real envido", "falta_envido": "Falta envido", "flor": "Flor",
+                   "contraflor": "Contraflor", "contraflor_al_resto": "Contraflor e o resto"},
+            answers={"quiero": "Quero", "no_quiero": "Não quero", "mazo": "Vou pro baralho", "no_flor": "Não tenho flor"},
+            flor_answers={"quiero": "Com flor quero", "no_quiero": "Fujo"},
+            accepted="aceito",
+            refused="recusado",
+            tie="parda",
+        ),
+        # Paulista and Mineiro (seed 001: "correr", "empate", mão de onze / ferro).
+        "br": TableWords(
+            shouts={"truco": "Truco!", "seis": "Seis!", "nove": "Nove!", "dez": "Dez!", "doze": "Doze!"},
+            calls={"truco": "Truco", "seis": "Seis", "nove": "Nove", "dez": "Dez", "doze": "Doze"},
+            answers={"quiero": "Quero", "no_quiero": "Não quero", "mazo": "Corremos da mão", "no_flor": "Não tenho flor"},
+            flor_answers={},
+            accepted="aceito",
+            refused="correram",
+            tie="empate",
+            specials={"mao_de_onze": "Mão de onze", "mao_de_dez": "Mão de dez", "mao_de_ferro": "Mão de ferro"},
+            decisions={"play": "Jogamos a {special}", "run": "Corremos"},
+        ),
+        # Catalan truc (seed 004): its own calls and answers; the rest in the page's language.
+        "cat": TableWords(
+            shouts={"truc": "Truc!", "retruc": "Retruc!"},
+            calls={"truc": "Truc", "retruc": "Retruc"},
+            answers={"quiero": "Vull", "no_quiero": "No vull", "mazo": "Me'n vaig", "no_flor": "No tinc flor"},
+            flor_answers={},
+            accepted=PageWord(N_("accepted")),
+            refused=PageWord(N_("refused")),
+            tie=PageWord(N_("tie")),
+            specials={"mao_de_onze": PageWord(N_("11-point rule")), "mao_de_ferro": PageWord(N_("Both on 11: no betting"))},
+            decisions={"play": "Juguem", "run": "Ens n'anem"},
+        ),
+    }
+)
+"""Table words of each variant family (:attr:`Variant.family`), WORDING-REVIEW.md section 4a."""
+
+GLOSSES = MappingProxyType(_GLOSS_ANSWERS)
+
+
+CHOICE_LABELS: Mapping[Any, str] = MappingProxyType(
+    {
+        True: N_("Yes"),
+        False: N_("No"),
+        "nobody": N_("nobody scores"),
+        "mano": N_("the mano wins"),
+        "target_minus_leader": N_("what the leader lacks"),
+        "leader_stage": N_("what the leader lacks in its stage (malas/buenas)"),
+        "whole_game": N_("what the leader lacks for the game"),
+        "malas_wins_game": N_("the game, when the leader is in the malas"),
+    }
+)
+"""How an option's value is shown to people (English, translated by the edges): never
+"False, True"."""
+
+
+def choice_label(value: Any) -> str:
+    """An option value as people read it: a :class:`~scorer.core.errors.PageText` label, or the
+    value itself (a target such as ``30``)."""
+    if isinstance(value, bool) or (isinstance(value, str) and value in CHOICE_LABELS):
+        return PageText(CHOICE_LABELS[value])
+    return str(value)

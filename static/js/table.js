@@ -137,14 +137,16 @@
   function send(form, before) {  /* before: the score shown before this tap was painted */
     inFlight = { form: form, score: before, action: form.elements.action ? form.elements.action.value : "" };
     /* Once the frame that shows the tap is drawn: htmx's submit handling then costs it
-       nothing (a frame later, not in the task right after it). */
+       nothing. The frame's callbacks run, the frame is committed, then two turns of the
+       event loop (the second lets whatever else waited for that frame go first); no second
+       frame is asked for. */
     requestAnimationFrame(function () {
-      requestAnimationFrame(function () {
+      setTimeout(function () {
         setTimeout(function () {
           if (!form.isConnected) { inFlight = null; notRecorded(); return; }
           if (form.requestSubmit) form.requestSubmit(); else form.submit();
         }, 0);
-      });
+      }, 0);
     });
   }
   function shownScore() { return [0, 1].map(function (i) { return scoreEl(i) ? scoreEl(i).textContent : ""; }); }

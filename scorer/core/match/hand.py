@@ -1,5 +1,5 @@
 """The hand being played and the score around it (internal state of :class:`~scorer.core.match.Match`),
-the neutral call names, and who wins a hand from its tricks (:func:`decide_hand`)."""
+and who wins a hand from its tricks (:func:`decide_hand`)."""
 
 from __future__ import annotations
 
@@ -7,33 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-
-CALL_NAMES = {  # ids the engine accepts, with a neutral name (the table's words: variants.TABLE_WORDS)
-    "truco": "Truco",
-    "retruco": "Retruco",
-    "vale_cuatro": "Vale Cuatro",
-    "seis": "Seis",
-    "nove": "Nove",
-    "dez": "Dez",
-    "doze": "Doze",
-    "truc": "Truc",
-    "retruc": "Retruc",
-    "envido": "Envido",
-    "real_envido": "Real Envido",
-    "falta_envido": "Falta Envido",
-    "flor": "Flor",
-    "contraflor": "Contraflor",
-    "contraflor_al_resto": "Contraflor al resto",
-}
-"""How each call is written at the table in the log and in errors (game terms are not
-translated). Display only: which calls an action may carry is :data:`scorer.core.schema.CALLS`."""
-
 SIDES = (0, 1)
-
-LogLine = tuple[str, dict[str, Any]]
-"""One sentence of the match log: an English template (marked ``N_``) and its params.
-A param named ``side`` (or ending in ``_side``) holds a side index and is written as that
-side's name; a param named ``call`` (or ``chain``) holds call names."""
 
 
 @dataclass

@@ -18,7 +18,6 @@ where both are silent.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from scorer.core.envido_points import count_spans
@@ -370,7 +369,7 @@ class Match(Calls, Plays):
                 # The log says what was counted: the target caps the score (issue 13 item 4).
                 last = facts[-1]
                 if last.kind in PAYING and last.points == points and last.side == side:
-                    facts[-1] = replace(last, points=counted)
+                    facts[-1] = last._replace(points=counted)
                 facts.append(LogFact(LogKind.CAPPED, target=self.target, counted=counted, points=points))
             self._finish(core, side)
             facts.append(LogFact(LogKind.GAME_OVER, side=side, target=self.target))

@@ -4,7 +4,7 @@ and who wins a hand from its tricks (:func:`decide_hand`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 SIDES = (0, 1)
@@ -36,12 +36,12 @@ class Hand:
     actions: int = 0
 
     def copy(self) -> Hand:
-        return replace(
-            self,
-            envido_chain=list(self.envido_chain),
-            flor_chain=list(self.flor_chain),
-            tricks=list(self.tricks),
-        )
+        """A copy whose lists are its own (every action and every legality trial makes one:
+        a plain attribute copy, several times cheaper than ``dataclasses.replace``)."""
+        new = object.__new__(Hand)
+        new.__dict__.update(self.__dict__)
+        new.envido_chain, new.flor_chain, new.tricks = list(self.envido_chain), list(self.flor_chain), list(self.tricks)
+        return new
 
 
 @dataclass

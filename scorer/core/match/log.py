@@ -13,10 +13,9 @@ Sides are ``0`` and ``1``; every number of points is in tentos. Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class LogKind(StrEnum):
@@ -95,12 +94,14 @@ NEEDS: Mapping[LogKind, tuple[str, ...]] = MappingProxyType({
     LogKind.GAME_OVER_AT_HAND_END: ("side", "totals"),
     LogKind.TIE_PLAYS_ON: ("target",),
 })
-"""The fields each kind must have (not None, not empty); the others stay at their defaults."""
+"""The fields each kind must have (not None, not empty); the others stay at their defaults
+(:meth:`LogFact.missing`; ``tests/test_log_facts.py`` checks every fact the engine makes)."""
 
 
-@dataclass(frozen=True)
-class LogFact:
-    """One thing an action made happen, as data (its ``kind`` says which fields it has).
+class LogFact(NamedTuple):
+    """One thing an action made happen, as data (its ``kind`` says which fields it has:
+    :data:`NEEDS`; the others keep their defaults). Immutable (a named tuple: made once per
+    fact on every action and every legality trial, so it must be cheap).
 
     Attributes:
         kind: what happened (:class:`LogKind`).
@@ -117,9 +118,6 @@ class LogFact:
         counted: tentos of ``points`` that counted under the cap.
         counts: the Envido or Flor counts typed, the winner's first.
         totals: final scores at a gaudério end of game, the winner's first.
-
-    Raises:
-        ValueError: a field the kind needs (:data:`NEEDS`) is missing.
     """
 
     kind: LogKind
@@ -135,24 +133,23 @@ class LogFact:
     counts: tuple[int, int] | None = None
     totals: tuple[int, int] | None = None
 
-    def __post_init__(self) -> None:
-        missing = [name for name in NEEDS[self.kind] if getattr(self, name) in (None, ())]
-        if missing:
-            raise ValueError(f"a {self.kind.value} fact needs {', '.join(missing)}")
+    def missing(self) -> tuple[str, ...]:
+        """The fields its kind needs (:data:`NEEDS`) that it lacks (empty when complete)."""
+        return tuple(name for name in NEEDS[self.kind] if getattr(self, name) in (None, ()))
 
     def as_dict(self) -> dict[str, Any]:
         """The fields it has (those not at their defaults), ``kind`` first."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name == "kind" or getattr(self, f.name) != f.default}
+        defaults = self._field_defaults
+        return {key: value for key, value in zip(self._fields, self) if key == "kind" or value != defaults[key]}
 
     def __repr__(self) -> str:
-        """``LogFact(LogKind.HAND, side=0, number=1, points=2)``: only the fields it has."""
+        """``LogFact(LogKind.HAND, side=0, points=2, number=1)``: only the fields it has."""
         rest = "".join(f", {key}={value!r}" for key, value in self.as_dict().items() if key != "kind")
         return f"LogFact(LogKind.{self.kind.name}{rest})"
 
 
-@dataclass(frozen=True)
-class LogEntry:
-    """One action that counts (undo removes the entry of the action it undoes).
+class LogEntry(NamedTuple):
+    """One action that counts (undo removes the entry of the action it undoes). Immutable.
 
     Attributes:
         index: 0-based position among the actions that count.
@@ -161,7 +158,7 @@ class LogEntry:
             None where the table entered a result (a trick, the hand's or the Envido's winner,
             the typed counts).
         hand: the number of the hand the action was made in (1-based).
-        delta: tentos each side won by it (``[side 0, side 1]``; a correction may be negative;
+        delta: tentos each side won by it (``(side 0, side 1)``; a correction may be negative;
             what counted, after any cap at the target).
         score: both sides' tentos after it.
         facts: what happened, in order (:class:`LogFact`).
@@ -184,12 +181,6 @@ def entry(index: int, action: Mapping[str, Any], hand: int, before: tuple[int, i
           facts: list[LogFact]) -> LogEntry:
     """The :class:`LogEntry` of ``action`` (made in hand ``hand``), from the scores before
     and after it (tentos) and the facts it produced."""
-    return LogEntry(
-        index=index,
-        action=MappingProxyType(dict(action)),
-        side=action.get("side") if action["type"] in ACTING_KINDS else None,
-        hand=hand,
-        delta=(after[0] - before[0], after[1] - before[1]),
-        score=after,
-        facts=tuple(facts),
-    )
+    side = action.get("side") if action["type"] in ACTING_KINDS else None
+    delta = (after[0] - before[0], after[1] - before[1])
+    return LogEntry(index, MappingProxyType(action), side, hand, delta, after, tuple(facts))

@@ -130,10 +130,8 @@ class MatchService:
         return m
 
     @staticmethod
-    def _state(
-        m: Match, row: store.MatchRow, translate: Callable[[str], str] | None, log_limit: int | None = None
-    ) -> State:
-        state = m.state(names=tuple(row.names), translate=translate, log_limit=log_limit)
+    def _state(m: Match, row: store.MatchRow, log_limit: int | None = None) -> State:
+        state = m.state(names=tuple(row.names), log_limit=log_limit)
         state["id"] = row.id
         state["version"] = m.version
         return state
@@ -142,13 +140,14 @@ class MatchService:
         self,
         db: store.Database,
         row: store.MatchRow,
-        translate: Callable[[str], str] | None = None,
         log_limit: int | None = None,
-    ) -> dict[str, Any]:
-        """The engine's state of the stored match, plus ``id`` and ``version``
+    ) -> State:
+        """The engine's state of the stored match (:meth:`Match.state
+        <scorer.core.match.Match.state>`: its log as data, said in words by the edges with
+        :func:`scorer.present.log_words.say_state`), plus ``id`` and ``version``
         (``log_limit``: only the newest log entries, for pages)."""
         with self.lock(row.id):
-            return self._state(self._match(db, row), row, translate, log_limit)
+            return self._state(self._match(db, row), row, log_limit)
 
     def act(
         self,
@@ -156,7 +155,6 @@ class MatchService:
         match: str | store.MatchRow,
         action: dict[str, Any],
         version: int,
-        translate: Callable[[str], str] | None = None,
         *,
         log_limit: int | None = None,
         with_state: bool = True,
@@ -181,16 +179,16 @@ class MatchService:
         :raise LookupError: the match does not exist.
         """
         with self.lock(match if isinstance(match, str) else match.id):
-            result = self._act_locked(db, match, action, version, translate, log_limit, with_state)
+            result = self._act_locked(db, match, action, version, log_limit, with_state)
         # --- hook (issue 11): a stored action may end a tournament match; listeners advance it.
         for listener in self.listeners:
             listener(db, result.row)
         return result
 
-    def _act_locked(self, db, match, action, version, translate, log_limit, with_state) -> ActResult:
+    def _act_locked(self, db, match, action, version, log_limit, with_state) -> ActResult:
         """:meth:`act`'s work, under the match's lock (same arguments and errors)."""
         def answer(outcome: str, m: Match, row: store.MatchRow) -> ActResult:
-            return ActResult(outcome, self._state(m, row, translate, log_limit) if with_state else None, row)
+            return ActResult(outcome, self._state(m, row, log_limit) if with_state else None, row)
 
         row = self._current(db, match)
         m = self._match(db, row)

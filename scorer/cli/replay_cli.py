@@ -12,6 +12,7 @@ from scorer.core.errors import N_, TrucoError
 from scorer.core.match import Match
 from scorer.core.schema import ACTION_TYPES, CALLS
 from scorer.core.variants import VARIANTS
+from scorer.present.log_words import say_state
 
 
 def _parse_option(raw: str) -> tuple[str, Any]:
@@ -73,4 +74,4 @@ def replay_command(variant_id: str, raw_options: tuple[str, ...], mano: int, lan
             match.apply(action)
         except TrucoError as error:
             _fail(error.code, error.render(translate, names), index)
-    click.echo(json.dumps(match.state(names, translate=translate), ensure_ascii=False, indent=2))
+    click.echo(json.dumps(say_state(match.state(names), translate), ensure_ascii=False, indent=2))

@@ -1,5 +1,5 @@
-"""The typed values that cross from the engine to the edges: actions, legal actions, the
-state and its log entries.
+"""The typed values that cross from the engine to the edges: actions, legal actions and the
+state (its log entries are :mod:`scorer.core.match.log`'s).
 
 One schema, read by everything that handles an action: the engine normalises an action
 against it (:func:`normalize_action`), the JSON API and the CLI pass actions through that
@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import NoneType, UnionType
-from typing import Any, Literal, TypedDict, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, Union, get_args, get_origin, get_type_hints
 
 from scorer.core.errors import N_, RuleError
+
+if TYPE_CHECKING:  # the engine imports this module; the log's types live beside the engine
+    from scorer.core.match.log import LogEntry
 
 Side = Literal[0, 1]
 
@@ -209,18 +212,6 @@ class HandState(TypedDict):
     awaiting: str | None
 
 
-class LogEntry(TypedDict):
-    """One action that counts: its ``index`` (0-based), the ``action``, the tentos each side
-    won (``delta``), the ``score`` after it, the ``hand`` number and the sentence (``text``)."""
-
-    index: int
-    action: dict[str, Any]
-    delta: list[int]
-    score: list[int]
-    hand: int
-    text: str
-
-
 class Stage(TypedDict):
     """Where a side stands in a split score: ``stage`` (``malas`` or ``buenas``) and its
     ``points`` in it."""
@@ -231,7 +222,10 @@ class Stage(TypedDict):
 
 class State(TypedDict, total=False):
     """The match's state (issue #2 "The contract"), as the engine gives it and the web and
-    the JSON API read it; ``id`` is added by the application service."""
+    the JSON API read it; ``id`` is added by the application service. ``log`` holds the
+    engine's entries as data (:class:`scorer.core.match.LogEntry`); its JSON form, each
+    entry with its ``text``, is :func:`scorer.present.log_words.say_state`'s
+    (:class:`~scorer.present.log_words.SaidEntry`)."""
 
     id: str
     variant: str
@@ -245,7 +239,7 @@ class State(TypedDict, total=False):
     stages: list[Stage] | None
     hand: HandState
     legal_actions: list[LegalAction]
-    log: list[LogEntry]
+    log: list[LogEntry]  # the engine's data; said in words by scorer.present.log_words
     version: int
 
 

@@ -18,9 +18,8 @@ from scorer.core.envido_points import count_spans
 from scorer.core.errors import TrucoError
 from scorer.core.variants import VARIANTS
 from scorer.web import forms, player_names, tool_args
-from scorer.web.common import check_key, created_json, error_json, get_match_or_404, json_body, service
+from scorer.web.common import check_key, created_json, error_json, get_match_or_404, json_body, match_state, said, service
 from scorer.web.db import get_db
-from scorer.web.i18n import translator
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -60,7 +59,7 @@ def get_match(match_id: str):
     limit = request.args.get("log_limit")
     if limit is not None and not (limit.isdigit() and 0 < len(limit) < 7 and int(limit) > 0):
         abort(422, gettext("log_limit must be a whole number from 1 up."))
-    return jsonify(service().state(get_db(), row, translator(), log_limit=None if limit is None else int(limit)))
+    return jsonify(match_state(row, log_limit=None if limit is None else int(limit)))
 
 
 @bp.post("/matches/<match_id>/actions")
@@ -77,7 +76,8 @@ def post_action(match_id: str):
     if not isinstance(version, int) or isinstance(version, bool):
         abort(422, gettext("The body needs the version number the action was made on."))
     try:
-        outcome, state = service().act(get_db(), row, action, version, translator())
+        outcome, state = service().act(get_db(), row, action, version)
+        state = said(state)
     except TrucoError as e:
         return error_json(e, names=row.names)
     if outcome == STALE:

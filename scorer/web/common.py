@@ -18,6 +18,7 @@ from flask_babel import gettext
 from scorer.app import addresses, store
 from scorer.app.match_service import MatchService
 from scorer.core.errors import TrucoError
+from scorer.present.log_words import say_state
 from scorer.web.db import get_db
 from scorer.web.player_names import NAME_MAX
 from scorer.web.i18n import translate, translator
@@ -31,6 +32,18 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 def service() -> MatchService:
     """The app's application service for matches (with its cache of replayed matches)."""
     return current_app.extensions["truco_matches"]
+
+
+def match_state(row: store.MatchRow, log_limit: int | None = None) -> dict[str, Any]:
+    """The service's state of ``row`` in its JSON form, the log said in the request's
+    language (``log_limit``: only the newest entries)."""
+    return said(service().state(get_db(), row, log_limit=log_limit))
+
+
+def said(state: dict[str, Any]) -> dict[str, Any]:
+    """A state from the service with its log said in the request's language (its JSON form:
+    :func:`scorer.present.log_words.say_state`)."""
+    return say_state(state, translator())
 
 
 def get_match_or_404(match_id: str) -> store.MatchRow:
@@ -138,7 +151,7 @@ def created_json(row: store.MatchRow, *, shortened: bool = False):
         edit_key=row.edit_key,
         edit_url=base + url_for("matches.scoreboard", match_id=row.id, key=row.edit_key),
         watch_url=base + url_for("matches.watch", match_id=row.id),
-        state=service().state(get_db(), row, translator()),
+        state=match_state(row),
         best_of=row.best_of,
         players=[list(p) for p in row.players] if row.players else None,
         notes=[shortened_note()] if shortened else [],

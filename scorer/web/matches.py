@@ -25,11 +25,11 @@ from scorer.app import store
 from scorer.core.errors import RuleError
 from scorer.web import board, cookies, forms, qr
 from scorer.web.common import (
-    check_key, get_match_or_404, is_htmx, key_fits, public_base, service, share_base, shortened_note,
+    check_key, get_match_or_404, is_htmx, key_fits, public_base, said, service, share_base, shortened_note,
 )
 from scorer.app.match_service import APPLIED, DUPLICATE, STALE, check_undo
 from scorer.web.db import get_db
-from scorer.web.i18n import default_names, translate, translator
+from scorer.web.i18n import default_names, translate
 
 bp = Blueprint("matches", __name__)
 
@@ -57,7 +57,7 @@ def rematch_url(row: store.MatchRow, key: str | None) -> str | None:
 def board_context(row: store.MatchRow, *, key: str | None, message: str | None = None) -> dict[str, Any]:
     """Template context of the scoreboard fragment (``key`` None = watch only)."""
     db = get_db()
-    state = service().state(db, row, translator(), log_limit=LOG_LIMIT)
+    state = said(service().state(db, row, log_limit=LOG_LIMIT))
     ctx = board.view(state, service().last_action(db, row))
     ctx.update(
         row=row,
@@ -191,7 +191,7 @@ def act(match_id: str, key: str):
         return undo_page(row, key, version)
     try:
         # The view renders the board itself (once, log cut to LOG_LIMIT): no state here.
-        result = service().act(get_db(), row, action, version, translate, with_state=False)
+        result = service().act(get_db(), row, action, version, with_state=False)
     except RuleError as e:
         row = service().get(get_db(), row.id)  # as it is now (a Revanche may have just started)
         return render_board(row, key=key, message=e.render(translate, row.names), status=422)

@@ -25,12 +25,12 @@ from scorer.web.common import (
     error_json,
     get_match_or_404,
     json_body,
+    match_state,
     service,
     shortened_note,
 )
 from scorer.app.match_service import EXPORT_FORMAT as FORMAT
 from scorer.web.db import get_db
-from scorer.web.i18n import translate
 
 bp = Blueprint("records", __name__, url_prefix="/api")
 
@@ -92,7 +92,7 @@ def log_csv(match_id: str):
     :raise 404: unknown match.
     """
     row = get_match_or_404(match_id)
-    state = service().state(get_db(), row, translate)
+    state = match_state(row)
     out = io.StringIO()
     writer = csv.writer(out)
     a, b = (_cell(n) for n in row.names)
@@ -118,5 +118,5 @@ def rename(match_id: str):
     if "names" not in data:
         abort(422, gettext("Names must be two texts."))
     row = service().rename(get_db(), row, player_names.clean_names(data["names"]))
-    state = service().state(get_db(), row, translate)
+    state = match_state(row)
     return jsonify({**state, "notes": [shortened_note()] if player_names.shortened(data["names"]) else []})

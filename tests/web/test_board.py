@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scorer.core.match import Match
+from scorer.present.log_words import say_state
 from scorer.web import board
 from scorer.web.i18n import translator
 
@@ -65,7 +66,7 @@ def test_the_same_places_in_every_state(app, variant):
             m = Match(variant, options)
             for action in script:
                 m.apply(action)
-            pad = board.pad(m.state(translate=translator()))
+            pad = board.pad(say_state(m.state(), translator()))
             assert [r["name"] for r in pad["rows"]] == rows
             assert pad["extra"] == []
             seen.append([[c["slot"] for c in r["cells"]] for r in pad["rows"]])

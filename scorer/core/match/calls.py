@@ -9,7 +9,8 @@ from typing import Any
 from scorer.core.envido_points import count_spans, describe_counts
 from scorer.core.errors import N_, RuleError
 from scorer.core.variants import ENVIDO_CALLS, FLOR_CALLS
-from scorer.core.match.hand import Hand, LogLine, _Core
+from scorer.core.match.hand import Hand, _Core
+from scorer.core.match.log import LogFact, LogKind
 
 
 class Calls:
@@ -71,7 +72,7 @@ class Calls:
 
     # calls ----------------------------------------------------------------
 
-    def _call(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+    def _call(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
         call, side = action["call"], action["side"]
         ladder = [step.call for step in self.variant.truco_ladder]
         if call in ladder:
@@ -87,7 +88,7 @@ class Calls:
             call=call,
         )
 
-    def _truco_call(self, core: _Core, side: int, index: int) -> list[LogLine]:
+    def _truco_call(self, core: _Core, side: int, index: int) -> list[LogFact]:
         hand, ladder = core.hand, self.variant.truco_ladder
         call = ladder[index].call
         if hand.no_betting:
@@ -98,7 +99,7 @@ class Calls:
                 special=hand.special,
             )
         self._require_no_pending(hand, truco_ok=True)
-        lines: list[LogLine] = []
+        facts: list[LogFact] = []
         if hand.truco_pending:
             pending_index, caller = hand.truco_pending
             if caller == side:
@@ -120,7 +121,7 @@ class Calls:
                 )
             # A raise answering a pending call accepts it and raises in one action.
             hand.truco_level, hand.value = pending_index, ladder[pending_index].worth
-            lines.append((N_("{call} {said} by {side}: the hand is worth {value}."), {"side": side, "call": ladder[pending_index].call, "said": "accepted", "value": hand.value}))
+            facts.append(LogFact(LogKind.QUIERO, side=side, call=ladder[pending_index].call, value=hand.value))
         else:
             expected = hand.truco_level + 1
             if expected >= len(ladder):
@@ -141,10 +142,10 @@ class Calls:
                     call=call,
                 )
         hand.truco_pending = (index, side)
-        lines.append((N_("{side}: {shout}"), {"side": side, "shout": call}))
-        return lines
+        facts.append(LogFact(LogKind.CALL, side=side, call=call))
+        return facts
 
-    def _envido_call(self, core: _Core, side: int, call: str) -> list[LogLine]:
+    def _envido_call(self, core: _Core, side: int, call: str) -> list[LogFact]:
         hand = core.hand
         rules = self.variant.envido
         assert rules is not None
@@ -184,7 +185,7 @@ class Calls:
                     call=call,
                 )
         hand.envido_chain, hand.envido_caller, hand.envido_pending = chain, side, True
-        return [(N_("{side}: {shout}"), {"side": side, "shout": call})]
+        return [LogFact(LogKind.CALL, side=side, call=call)]
 
     def _envido_closed_reason(self, hand: Hand) -> str:
         """Why Envido cannot be started now (the message of ``envido_closed``)."""
@@ -205,7 +206,7 @@ class Calls:
             return not before or before in rules.chains
         return tuple(chain) in rules.chains
 
-    def _flor_call(self, core: _Core, side: int, call: str) -> list[LogLine]:
+    def _flor_call(self, core: _Core, side: int, call: str) -> list[LogFact]:
         hand = core.hand
         flor = self.variant.flor
         assert flor is not None
@@ -213,7 +214,7 @@ class Calls:
             # An accepted Envido whose winner is still asked for is not settled: a Flor
             # cancels it (below); any other comparison must be entered first.
             self._require_no_comparison(hand)
-        lines: list[LogLine] = []
+        facts: list[LogFact] = []
         if not hand.flor_pending:
             if call != "flor":
                 self._raise_no_flor_pending(hand, call)
@@ -226,14 +227,14 @@ class Calls:
             if hand.envido_chain:
                 # Seed 002 "Flor": a Flor "anula qualquer pedido de Envido ... feito anteriormente":
                 # called, pending, or accepted and not yet settled (REFERENCE.md 1.7).
-                lines.append((N_("The Flor cancels the {chain}."), {"chain": hand.envido_chain}))
+                facts.append(LogFact(LogKind.FLOR_CANCELS_ENVIDO, chain=tuple(hand.envido_chain)))
                 hand.envido_chain, hand.envido_pending, hand.envido_caller = [], False, None
                 if hand.awaiting == "envido_winner":
                     hand.awaiting = None
             hand.envido_done = True
             hand.flor_chain, hand.flor_pending = [("flor", side)], True
-            lines.append((N_("{side}: {shout}"), {"side": side, "shout": call}))
-            return lines
+            facts.append(LogFact(LogKind.CALL, side=side, call=call))
+            return facts
         last_call, last_side = hand.flor_chain[-1]
         if last_side == side:
             raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side, answer_side=1 - side, call=last_call)
@@ -249,12 +250,12 @@ class Calls:
                 pending=last_call,
             )
         hand.flor_chain.append((call, side))
-        lines.append((N_("{side}: {shout}"), {"side": side, "shout": call}))
+        facts.append(LogFact(LogKind.CALL, side=side, call=call))
         if call == "flor":  # flor answered by flor: compared at once
             self._start_comparison(hand, flor.compared)
         elif not flor.contraflor_answered:  # gauderio: contraflor is compared at once
             self._start_comparison(hand, flor.contraflor if call == "contraflor" else "falta")
-        return lines
+        return facts
 
     def _raise_no_flor_pending(self, hand: Hand, call: str) -> None:
         """Refuse an answer to a Flor (``no_flor``, ``contraflor``...) when no bare Flor waits,
@@ -280,12 +281,12 @@ class Calls:
 
     # answers --------------------------------------------------------------
 
-    def _quiero(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+    def _quiero(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
         hand, side = core.hand, action["side"]
         self._require_no_comparison(hand)
         pending = self._require_side_to_answer(hand, side)
         call = pending["call"]
-        lines: list[LogLine] = [(N_("{call} {said} by {side}."), {"side": side, "call": call, "said": "accepted"})]
+        facts: list[LogFact] = [LogFact(LogKind.QUIERO, side=side, call=call)]
         if hand.flor_pending:
             flor = self.variant.flor
             assert flor is not None
@@ -304,18 +305,18 @@ class Calls:
             index, _ = hand.truco_pending
             hand.truco_level, hand.value = index, self.variant.truco_ladder[index].worth
             hand.truco_raise_side, hand.truco_pending = side, None
-            lines[-1] = (N_("{call} {said} by {side}: the hand is worth {value}."), {"side": side, "call": call, "said": "accepted", "value": hand.value})
-        return lines
+            facts[-1] = LogFact(LogKind.QUIERO, side=side, call=call, value=hand.value)
+        return facts
 
-    def _no_quiero(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+    def _no_quiero(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
         hand, side = core.hand, action["side"]
         self._require_no_comparison(hand)
         self._require_side_to_answer(hand, side)
-        lines: list[LogLine] = []
-        self._refuse_top(core, lines)
-        return lines
+        facts: list[LogFact] = []
+        self._refuse_top(core, facts)
+        return facts
 
-    def _refuse_top(self, core: _Core, lines: list[LogLine]) -> None:
+    def _refuse_top(self, core: _Core, facts: list[LogFact]) -> None:
         """Refuse the call on top: flor, else envido, else truco (which ends the hand)."""
         hand = core.hand
         if hand.flor_pending:
@@ -330,24 +331,24 @@ class Calls:
                 before = hand.flor_chain[-2][0]
                 points = flor.resto_refused_after_flor if before == "flor" else flor.resto_refused_after_contraflor
             hand.flor_pending, hand.flor_done = False, True
-            lines.append((N_("{call}: {said}, +{points} {side}."), {"call": call, "said": "refused", "points": points, "side": caller}))
-            self._award(core, caller, points, lines)
+            facts.append(LogFact(LogKind.FLOR_REFUSED, side=caller, call=call, points=points))
+            self._award(core, caller, points, facts)
         elif hand.envido_pending:
             points = self._envido_refused(hand.envido_chain)
             caller = hand.envido_caller
             assert caller is not None
             hand.envido_pending, hand.envido_done = False, True
-            lines.append((N_("{chain}: {said}, +{points} {side}."), {"chain": hand.envido_chain, "said": "refused", "points": points, "side": caller}))
-            self._award(core, caller, points, lines)
+            facts.append(LogFact(LogKind.ENVIDO_REFUSED, side=caller, chain=tuple(hand.envido_chain), points=points))
+            self._award(core, caller, points, facts)
         else:
             assert hand.truco_pending is not None
             index, caller = hand.truco_pending
             step = self.variant.truco_ladder[index]
-            lines.append((N_("{call}: {said}."), {"call": step.call, "said": "refused"}))
+            facts.append(LogFact(LogKind.TRUCO_REFUSED, side=1 - caller, call=step.call))
             hand.truco_pending = None
-            self._end_hand(core, caller, step.refused, lines)
+            self._end_hand(core, caller, step.refused, facts)
 
-    def _no_flor(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+    def _no_flor(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
         hand, side = core.hand, action["side"]
         self._require_no_comparison(hand)
         if not hand.flor_pending or hand.flor_chain[-1][0] != "flor":
@@ -357,11 +358,11 @@ class Calls:
         assert flor is not None
         caller = hand.flor_chain[-1][1]
         hand.flor_pending, hand.flor_done = False, True
-        lines: list[LogLine] = [(N_("Flor uncontested (no Flor for {other}): +{points} {side}."), {"other": side, "points": flor.uncontested, "side": caller})]
-        self._award(core, caller, flor.uncontested, lines)
-        return lines
+        facts: list[LogFact] = [LogFact(LogKind.FLOR_UNCONTESTED, side=caller, points=flor.uncontested)]
+        self._award(core, caller, flor.uncontested, facts)
+        return facts
 
-    def _compared(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+    def _compared(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
         """Settle an accepted Envido or compared Flor: a winner, or both sides' points."""
         hand = core.hand
         if hand.awaiting not in ("envido_winner", "flor_winner"):
@@ -383,9 +384,9 @@ class Calls:
                     )
             # Equal points go to the mano (REFERENCE.md 0, seed 000 leaves ties unstated).
             winner = hand.mano if points[0] == points[1] else (0 if points[0] > points[1] else 1)
-            detail = (N_("{winner_points} to {loser_points}"), {"winner_points": points[winner], "loser_points": points[1 - winner]})
+            counts: tuple[int, int] | None = (points[winner], points[1 - winner])
         else:
-            winner, detail = action["side"], None
+            winner, counts = action["side"], None
         if is_flor:
             chain = [call for call, _ in hand.flor_chain]
             stake = hand.compare_stake
@@ -397,8 +398,6 @@ class Calls:
             hand.envido_done = True
         assert value is not None
         hand.awaiting, hand.compare_stake = None, None
-        lines: list[LogLine] = [(N_("{chain}: {said}, +{points} {side}."), {"chain": chain, "said": "accepted", "points": value, "side": winner})]
-        if detail:
-            lines = [(N_("{chain}: {said}, {winner_points} to {loser_points}, +{points} {side}."), {"chain": chain, "said": "accepted", "points": value, "side": winner, **detail[1]})]
-        self._award(core, winner, value, lines)
-        return lines
+        facts: list[LogFact] = [LogFact(LogKind.CHAIN_WON, side=winner, chain=tuple(chain), points=value, counts=counts)]
+        self._award(core, winner, value, facts)
+        return facts

@@ -3,9 +3,10 @@
 A :class:`Match` starts from a variant (:mod:`scorer.core.variants`), its options and who is
 mano in the first hand; :meth:`Match.apply` validates an action (a JSON-shaped dict of
 the schema in :mod:`scorer.core.schema`) and applies it, or raises :class:`~scorer.core.errors.RuleError`
-and changes nothing. :meth:`Match.state` gives the JSON state the web app, the CLI and
+and changes nothing. :meth:`Match.state` gives the state the web app, the CLI and
 outside tools read: score, hand, pending call, legal actions with the tentos each pays,
-and a log that says in words what every action paid.
+and the log as data (:mod:`.log`: who acted, what happened, what it paid, the score after),
+which the edges say in words (:mod:`scorer.present.log_words`).
 
 Sides are ``0`` and ``1``. Every number is in tentos.
 
@@ -16,7 +17,7 @@ where both are silent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from scorer.core.envido_points import count_spans
@@ -24,11 +25,18 @@ from scorer.core.errors import N_, RuleError
 from scorer.core.schema import ACTION_TYPES, LegalAction, State, bare_action, check_side, normalize_action
 from scorer.core.variants import ENVIDO_CALLS, FLOR_CALLS, Variant, get_variant
 from scorer.core.match.calls import Calls
-from scorer.core.match.hand import CALL_NAMES, SIDES, Hand, LogLine, _Core, decide_hand
-from scorer.core.match.log_text import _use_table_words, render_lines
+from scorer.core.match.error_words import CALL_NAMES, use_table_words
+from scorer.core.match.hand import SIDES, Hand, _Core, decide_hand
+from scorer.core.match.log import LogEntry, LogFact, LogKind
+from scorer.core.match.log import entry as log_entry
 from scorer.core.match.plays import Plays
 
-__all__ = ["ACTION_TYPES", "CALL_NAMES", "Match", "decide_hand", "normalize_action", "render_lines"]
+__all__ = ["ACTION_TYPES", "CALL_NAMES", "Match", "decide_hand", "normalize_action"]
+
+PAYING = frozenset({LogKind.HAND, LogKind.CHAIN_WON, LogKind.ENVIDO_REFUSED, LogKind.FLOR_REFUSED,
+                    LogKind.FLOR_UNCONTESTED, LogKind.CORRECTION})
+"""Facts that say the tentos just paid: where the target caps the score, the last of them
+says what counted (issue 13 item 4)."""
 
 
 class Match(Calls, Plays):
@@ -52,7 +60,7 @@ class Match(Calls, Plays):
         self.actions: list[dict[str, Any]] = []
         self._core = _Core([0, 0], None, self._new_hand(1, mano, [0, 0]))
         # One entry per effective (not undone) action: (action, core before it, log entry).
-        self._history: list[tuple[dict[str, Any], _Core, dict[str, Any]]] = []
+        self._history: list[tuple[dict[str, Any], _Core, LogEntry]] = []
 
     # ----------------------------------------------------------------- public API
 
@@ -94,12 +102,12 @@ class Match(Calls, Plays):
         """The side that won the game, or ``None`` while it goes on."""
         return self._core.winner
 
-    def apply(self, action: Mapping[str, Any]) -> dict[str, Any]:
+    def apply(self, action: Mapping[str, Any]) -> LogEntry:
         """Validate ``action`` and apply it.
 
         Returns:
-            The log entry it produced (``{"index", "action", "lines", "delta", "score",
-            "hand"}``), or for ``undo`` the entry it removed.
+            The :class:`~scorer.core.match.log.LogEntry` it produced (who acted, the facts,
+            the tentos each side won, the score after), or for ``undo`` the entry it removed.
 
         Raises:
             RuleError: malformed or illegal action; the match is unchanged.
@@ -114,20 +122,13 @@ class Match(Calls, Plays):
             return entry
         core = self._core.copy()
         try:
-            lines = self._apply(core, clean)
+            facts = self._apply(core, clean)
         except RuleError as error:
             if not error.allowed:
                 error.allowed = self._allowed_now()
-            _use_table_words(error, self.variant.words)
+            use_table_words(error, self.variant.words)
             raise
-        entry = {
-            "index": len(self._history),
-            "action": clean,
-            "lines": lines,
-            "delta": [core.score[side] - self._core.score[side] for side in SIDES],
-            "score": list(core.score),
-            "hand": self._core.hand.number,
-        }
+        entry = log_entry(len(self._history), clean, self._core.hand.number, self.score, (core.score[0], core.score[1]), facts)
         self._history.append((clean, self._core, entry))
         self._core = core
         self.actions.append(clean)
@@ -190,17 +191,14 @@ class Match(Calls, Plays):
         assert rules is not None
         return {"type": "declare_points", "what": what, "min": min(rules.points_range), "max": max(rules.points_range)}
 
-    def state(
-        self,
-        names: Sequence[str] = ("Nós", "Eles"),
-        translate: Callable[[str], str] | None = None,
-        log_limit: int | None = None,
-    ) -> State:
-        """The JSON state (issue #2 "The contract"; typed as :class:`~scorer.core.schema.State`).
+    def state(self, names: Sequence[str] = ("Nós", "Eles"), log_limit: int | None = None) -> State:
+        """The state (issue #2 "The contract"; typed as :class:`~scorer.core.schema.State`):
+        JSON values, except the log, whose entries are data
+        (:class:`~scorer.core.match.log.LogEntry`); the edges say them in words
+        (:func:`scorer.present.log_words.say_state` gives the JSON form).
 
         Args:
-            names: the two sides' names, used in the log.
-            translate: a gettext-like callable for the log's sentences (English without it).
+            names: the two sides' names (the state's ``names``; the log holds side indexes).
             log_limit: keep only the newest ``log_limit`` log entries (all when ``None``), so
                 the cost of a scoreboard does not grow with the length of the match.
 
@@ -211,7 +209,8 @@ class Match(Calls, Plays):
             ``counts``: while an Envido or Flor waits for its points, the counts
             ``envido_points`` accepts as ``[low, high]`` runs, else None.
             "legal_actions", "log", "version"}``. ``stages`` is ``None`` or, where the
-            variant has malas and buenas, each side's ``{"stage", "points"}``.
+            variant has malas and buenas, each side's ``{"stage", "points"}``; ``log``, the
+            entries oldest first.
         """
         core, hand = self._core, self._core.hand
         return {
@@ -242,13 +241,7 @@ class Match(Calls, Plays):
                 "counts": self._counts(hand),
             },
             "legal_actions": self.legal_actions(),
-            "log": [
-                {
-                    **{key: value for key, value in entry.items() if key != "lines"},
-                    "text": render_lines(entry["lines"], names, translate, self.variant.words),
-                }
-                for _, _, entry in self._history[-log_limit if log_limit else None :]
-            ],
+            "log": [entry for _, _, entry in self._history[-log_limit if log_limit else None :]],
             "version": self.version,
         }
 
@@ -328,7 +321,7 @@ class Match(Calls, Plays):
         out += [{"type": "adjust", "side": side, "delta": delta} for side in SIDES for delta in (-1, 1)]
         return out
 
-    def _apply(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+    def _apply(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
         """Apply a normalized action to ``core`` (a copy); raise RuleError if illegal."""
         kind = action["type"]
         if core.winner is not None:
@@ -363,7 +356,7 @@ class Match(Calls, Plays):
         }[kind]
         return handler(core, action)
 
-    def _award(self, core: _Core, side: int, points: int, lines: list[LogLine]) -> None:
+    def _award(self, core: _Core, side: int, points: int, facts: list[LogFact]) -> None:
         """Add ``points`` to ``side``; end the game where the target is reached at once."""
         if core.winner is not None or points <= 0:
             return
@@ -372,15 +365,14 @@ class Match(Calls, Plays):
         if self.variant.ends_at_once and core.score[side] >= self.target:
             counted = points - (core.score[side] - self.target)
             core.score[side] = self.target
-            if counted < points and lines:
+            if counted < points and facts:
                 # The log says what was counted: the target caps the score (issue 13 item 4).
-                template, params = lines[-1]
-                key = "points" if params.get("points") == points else "delta" if params.get("delta") == points else None
-                if key is not None and params.get("side", side) == side:
-                    lines[-1] = (template, {**params, key: counted})
-                lines.append((N_("{target} caps the score: {counted} of {points} counted."), {"target": self.target, "counted": counted, "points": points}))
+                last = facts[-1]
+                if last.kind in PAYING and last.points == points and last.side == side:
+                    facts[-1] = last._replace(points=counted)
+                facts.append(LogFact(LogKind.CAPPED, target=self.target, counted=counted, points=points))
             self._finish(core, side)
-            lines.append((N_("{target} for {side}: game over, won by {side}."), {"side": side, "target": self.target}))
+            facts.append(LogFact(LogKind.GAME_OVER, side=side, target=self.target))
 
     @staticmethod
     def _finish(core: _Core, winner: int) -> None:
@@ -389,28 +381,28 @@ class Match(Calls, Plays):
         hand = core.hand
         hand.awaiting, hand.truco_pending, hand.envido_pending, hand.flor_pending = None, None, False, False
 
-    def _check_end_of_hand_target(self, core: _Core, lines: list[LogLine]) -> None:
+    def _check_end_of_hand_target(self, core: _Core, facts: list[LogFact]) -> None:
         """Gaudério: the target is checked at the end of the hand; the higher total wins,
         equal totals play another hand (seed 002 "Empate" / last paragraph)."""
         a, b = core.score
         if core.winner is not None or max(a, b) < self.target:
             return
         if a == b:
-            lines.append((N_("Both sides passed {target} with equal totals: another hand."), {"target": self.target}))
+            facts.append(LogFact(LogKind.TIE_PLAYS_ON, target=self.target))
             return
         self._finish(core, 0 if a > b else 1)
-        lines.append((N_("Game over, won by {side}: {points} to {other_points}."), {"side": core.winner, "points": max(a, b), "other_points": min(a, b)}))
+        facts.append(LogFact(LogKind.GAME_OVER_AT_HAND_END, side=core.winner, totals=(max(a, b), min(a, b))))
 
-    def _end_hand(self, core: _Core, winner: int | None, points: int, lines: list[LogLine]) -> None:
+    def _end_hand(self, core: _Core, winner: int | None, points: int, facts: list[LogFact]) -> None:
         """Pay the hand, then deal the next one (the mano alternates)."""
         hand = core.hand
         if winner is None:
-            lines.append((N_("Hand {number}: nobody scores."), {"number": hand.number}))
+            facts.append(LogFact(LogKind.HAND, number=hand.number, points=0))
         else:
-            lines.append((N_("Hand {number}: +{points} {side}."), {"number": hand.number, "points": points, "side": winner}))
-            self._award(core, winner, points, lines)
+            facts.append(LogFact(LogKind.HAND, side=winner, number=hand.number, points=points))
+            self._award(core, winner, points, facts)
         if not self.variant.ends_at_once:
-            self._check_end_of_hand_target(core, lines)
+            self._check_end_of_hand_target(core, facts)
         if core.winner is None:
             core.hand = self._new_hand(hand.number + 1, 1 - hand.mano, core.score)
 

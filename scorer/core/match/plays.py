@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from scorer.core.errors import N_, RuleError
-from scorer.core.match.hand import Hand, LogLine, _Core, decide_hand
+from scorer.core.match.hand import Hand, _Core, decide_hand
+from scorer.core.match.log import LogFact, LogKind
 
 
 class Plays:
@@ -14,41 +15,38 @@ class Plays:
 
     # the play ------------------------------------------------------------
 
-    def _accept_pending_by_playing(self, hand: Hand, lines: list[LogLine]) -> None:
+    def _accept_pending_by_playing(self, hand: Hand, facts: list[LogFact]) -> None:
         """Catalan truc: playing on while a bet is pending accepts it (seed 004)."""
         if hand.truco_pending and self.variant.trick_accepts_pending:
             index, caller = hand.truco_pending
             hand.truco_level, hand.value = index, self.variant.truco_ladder[index].worth
             hand.truco_raise_side, hand.truco_pending = 1 - caller, None
-            lines.append((N_("{call}: {said} by playing on, the hand is worth {value}."), {"call": self.variant.truco_ladder[index].call, "said": "accepted", "value": hand.value}))
+            facts.append(LogFact(LogKind.PLAYED_ON, side=1 - caller, call=self.variant.truco_ladder[index].call, value=hand.value))
 
-    def _trick(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+    def _trick(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
         hand, winner = core.hand, action["winner"]
         self._require_no_pending(hand, truco_ok=self.variant.trick_accepts_pending)
-        lines: list[LogLine] = []
-        self._accept_pending_by_playing(hand, lines)
+        facts: list[LogFact] = []
+        self._accept_pending_by_playing(hand, facts)
         hand.tricks.append(winner)
         number = len(hand.tricks)
-        if winner is None:
-            lines.append((N_("Trick {number}: {said}."), {"number": number, "said": "tie"}))
-        else:
-            lines.append((N_("Trick {number}: {side}."), {"number": number, "side": winner}))
+        facts.append(LogFact(LogKind.TRICK, side=winner, number=number))
         decided, hand_winner = decide_hand(hand.tricks, mano=hand.mano, all_pardas=self.options.get("all_pardas", self.variant.all_pardas))
         if decided:
-            self._end_hand(core, hand_winner, hand.value, lines)
-        return lines
+            self._end_hand(core, hand_winner, hand.value, facts)
+        return facts
 
-    def _hand_winner(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+    def _hand_winner(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
         hand, side = core.hand, action["side"]
         self._require_no_pending(hand, truco_ok=self.variant.trick_accepts_pending)
         if side is None and self.options.get("all_pardas", self.variant.all_pardas) != "nobody":
             raise RuleError("bad_side", N_("{name} must be 0 or 1."), allowed=[0, 1], name="side")
-        lines: list[LogLine] = []
-        self._accept_pending_by_playing(hand, lines)
-        self._end_hand(core, side, hand.value, lines)
-        return lines
+        facts: list[LogFact] = []
+        self._accept_pending_by_playing(hand, facts)
+        self._end_hand(core, side, hand.value, facts)
+        return facts
 
-    def _mazo(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+    def _mazo(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
         """Fold: refuse what is pending against the folder, then pay the hand (seed 000 "Desistir")."""
         hand, side = core.hand, action["side"]
         self._require_no_comparison(hand)
@@ -63,23 +61,23 @@ class Plays:
             )
         other = 1 - side
         bonus = 1 if self.options.get("mazo_primera") and self._envido_open(hand) else 0
-        lines: list[LogLine] = [(N_("{answer}: {side}."), {"answer": "mazo", "side": side})]
+        facts: list[LogFact] = [LogFact(LogKind.MAZO, side=side)]
         if hand.flor_pending or hand.envido_pending:
-            self._refuse_top(core, lines)
+            self._refuse_top(core, facts)
         if core.winner is not None:
-            return lines
+            return facts
         if hand.truco_pending and hand.truco_pending[1] == other:
             index = hand.truco_pending[0]
             points = self.variant.truco_ladder[index].refused
-            lines.append((N_("{call}: {said}."), {"call": self.variant.truco_ladder[index].call, "said": "refused"}))
+            facts.append(LogFact(LogKind.TRUCO_REFUSED, side=side, call=self.variant.truco_ladder[index].call))
         else:
             points = hand.value
         if bonus:
-            lines.append((N_("Folded before the Envido: +1 more."), {}))
-        self._end_hand(core, other, points + bonus, lines)
-        return lines
+            facts.append(LogFact(LogKind.MAZO_BONUS, side=other))
+        self._end_hand(core, other, points + bonus, facts)
+        return facts
 
-    def _special_hand(self, core: _Core, action: dict[str, Any]) -> list[LogLine]:
+    def _special_hand(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
         """Mão de onze / dez / the Catalan 11: play (worth more, no betting) or run."""
         hand, side, decision = core.hand, action["side"], action["decision"]
         special = self.variant.special_hand
@@ -94,27 +92,27 @@ class Plays:
         hand.awaiting = None
         if decision == "play":
             hand.value, hand.no_betting = special.play_worth, True
-            return [(N_("{special} played by {side}: the hand is worth {value}, no betting."), {"side": side, "special": hand.special, "value": hand.value})]
-        lines: list[LogLine] = [(N_("{special} refused by {side}."), {"side": side, "special": hand.special})]
-        self._end_hand(core, 1 - side, special.run_pays, lines)
-        return lines
+            return [LogFact(LogKind.SPECIAL_PLAYED, side=side, special=hand.special, value=hand.value)]
+        facts: list[LogFact] = [LogFact(LogKind.SPECIAL_RUN, side=side, special=hand.special)]
+        self._end_hand(core, 1 - side, special.run_pays, facts)
+        return facts
 
-    def _adjust(self, core: _Core, side: int, delta: int) -> list[LogLine]:
+    def _adjust(self, core: _Core, side: int, delta: int) -> list[LogFact]:
         """Manual correction, logged; never below 0, at most the target at once."""
         if delta == 0 or abs(delta) > self.target:
             raise RuleError("bad_delta", N_("A correction must be between -{target} and {target}, not 0."), target=self.target, delta=delta)
         if core.score[side] + delta < 0:
             raise RuleError("below_zero", N_("Score of {side}: {points}; a score cannot go below 0."), side=side, points=core.score[side])
-        lines: list[LogLine] = [(N_("Correction: {delta:+d} {side}."), {"delta": delta, "side": side})]
+        facts: list[LogFact] = [LogFact(LogKind.CORRECTION, side=side, points=delta)]
         if delta < 0:
             core.score[side] += delta
         else:
-            self._award(core, side, delta, lines)
+            self._award(core, side, delta, facts)
             if not self.variant.ends_at_once and core.hand.actions == 0:
                 # Between hands only: mid-hand the target is checked when the hand ends (seed 002).
-                self._check_end_of_hand_target(core, lines)
+                self._check_end_of_hand_target(core, facts)
         hand = core.hand
         if hand.actions == 0 and core.winner is None:
             # Nothing happened in this hand yet: the corrected score decides the special hand.
             core.hand = self._new_hand(hand.number, hand.mano, core.score)
-        return lines
+        return facts

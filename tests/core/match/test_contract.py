@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from scorer.cli.main import cli
 from scorer.core.errors import RuleError, TrucoError
 from scorer.core.match import Match
+from scorer.present.log_words import say_state
 from tests.engine_notation import actions, play
 
 
@@ -123,7 +124,7 @@ def test_legal_actions_at_mao_de_onze_are_only_the_decision():
 
 def test_state_has_the_contract_fields_and_a_log_in_words():
     match = play("argentino-30", "0:real_envido 1:quiero ep29-27")
-    state = match.state(names=("Nós", "Eles"))
+    state = say_state(match.state(names=("Nós", "Eles")))
     for key in ("variant", "options", "target", "score", "winner", "hand", "legal_actions", "log", "version", "stages"):
         assert key in state
     for key in ("number", "mano", "value", "pending", "special", "envido_open"):
@@ -131,7 +132,7 @@ def test_state_has_the_contract_fields_and_a_log_in_words():
     # Issue 13 item 12: the table's own words ("Real envido ... querido", WORDING-REVIEW 4a).
     assert state["log"][-1]["text"] == "Real envido: querido, 29 to 27, +3 Nós."
     pt = {"{chain}: {said}, {winner_points} to {loser_points}, +{points} {side}.": "{chain}: {said}, {winner_points} a {loser_points}, +{points} {side}"}
-    translated = match.state(names=("Nós", "Eles"), translate=lambda s: pt.get(s, s))
+    translated = say_state(match.state(names=("Nós", "Eles")), translate=lambda s: pt.get(s, s))
     assert translated["log"][-1]["text"] == "Real envido: querido, 29 a 27, +3 Nós"
     json.dumps(state)
 
@@ -175,7 +176,7 @@ def test_cli_replay_bad_option_exits_2():
 def test_state_log_limit_keeps_the_newest_entries():
     match = play("truco-15", "w0 w1 w0")
     log = match.state(log_limit=2)["log"]
-    assert [entry["index"] for entry in log] == [1, 2]
+    assert [entry.index for entry in log] == [1, 2]
     assert len(match.state()["log"]) == 3
 
 

@@ -7,6 +7,7 @@ Expected numbers: seed 002 "Flor" (gauderio); REFERENCE.md 1.7 recommended defau
 import pytest
 
 from scorer.core.errors import RuleError
+from scorer.present.log_words import say_state
 from tests.engine_notation import play
 
 FLOR = {"flor": True}
@@ -85,7 +86,7 @@ def test_illegal_flor_actions(variant, options, script, code):
 )
 def test_flor_cancels_an_accepted_envido_not_yet_settled(variant, options):
     match = play(variant, "0:envido 1:quiero 1:flor 0:no_flor", options=options)
-    state = match.state()
+    state = say_state(match.state())
     assert state["score"] == [0, 3]
     assert state["hand"]["pending"] is None
     assert state["hand"]["awaiting"] is None

@@ -11,6 +11,7 @@ import pytest
 
 from scorer.core.errors import RuleError
 from scorer.core.match import Match
+from scorer.present.log_words import say_state
 from tests.engine_notation import action, play
 
 FLOR = {"flor": True}
@@ -126,7 +127,7 @@ def test_bad_points_allowed_are_the_spans():
 )
 def test_the_log_says_what_was_counted(variant, script, score, line):
     match = play(variant, script)
-    state = match.state(NAMES)
+    state = say_state(match.state(NAMES))
     assert state["score"] == score
     text = state["log"][-1]["text"]
     assert text.startswith(line), text
@@ -135,7 +136,7 @@ def test_the_log_says_what_was_counted(variant, script, score, line):
 
 
 def test_a_hand_within_the_target_says_its_full_value():
-    text = play("truco-15", "0:truco 1:quiero w0").state(NAMES)["log"][-1]["text"]
+    text = say_state(play("truco-15", "0:truco 1:quiero w0").state(NAMES))["log"][-1]["text"]
     assert text == "Hand 1: +2 Nós."
 
 
@@ -145,7 +146,7 @@ def test_a_gauderio_end_of_game_line_gives_the_losers_score():
     for token in "a0+11 0:truco 1:quiero w0".split():
         match.apply(action(token))
     assert match.winner == 0
-    assert match.state(NAMES)["log"][-1]["text"].endswith("Game over, won by Nós: 13 to 0.")
+    assert say_state(match.state(NAMES))["log"][-1]["text"].endswith("Game over, won by Nós: 13 to 0.")
 
 
 # The card helpers' refusals (issue 13 item 2: every error code against an input that

@@ -449,6 +449,13 @@ def main_db_only(args) -> int:
                   f"(per process {last_ok.get('per_process_cpu_cores')}, connections {last_ok.get('per_process_connections')}), "
                   f"PostgreSQL {last_ok.get('db_cpu_cores')} cores, load generator {last_ok['client_cpu_share']} core, "
                   f"machine busy {last_ok.get('machine_busy_cores')} cores")
+    if r.get("on_paper"):
+        p = r["on_paper"]
+        print(f"on paper (CPU through HTTP): a table costs {p['app_cpu_ms_per_table_second']} ms/s of app CPU and "
+              f"{p['db_cpu_ms_per_table_second']} ms/s of PostgreSQL CPU: {p['tables_per_app_process_at_full_core']} "
+              f"tables per app process at a full core, {p['tables_per_postgresql_core']} per PostgreSQL core "
+              f"({p['app_processes_per_postgresql_core']} app processes per PostgreSQL core); PostgreSQL's default "
+              f"100 connections at {p['processes_at_default_max_connections']} processes")
     print(f"targets: {r['targets']}")
     print(f"Total {clock.elapsed():.1f} s. Written {out}.")
     return 0

@@ -298,5 +298,40 @@ def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: 
         "pg2_vs_pg1": round(pg2 / pg1, 2) if pg1 else None,
         "pg2_more_than_pg1": pg2 > pg1,
     }
+    results["on_paper"] = on_paper(results)
     results["started"] = time.strftime("%Y-%m-%d %H:%M:%S")
     return results
+
+
+#: Each app process keeps up to this many pooled PostgreSQL connections busy (waitress's 8
+#: threads, plus the daily prune); PostgreSQL's default ``max_connections`` is 100.
+CONNECTIONS_PER_PROCESS, PG_MAX_CONNECTIONS = 9, 100
+
+
+def on_paper(results: dict[str, Any]) -> dict[str, Any]:
+    """What N app servers on one PostgreSQL would hold, from the CPU this run measured per
+    table through HTTP (app processes and PostgreSQL, over every PostgreSQL capacity step
+    at the largest capacity step of each PostgreSQL configuration that answered 99 % of
+    its requests, where fixed costs weigh least; their mean), at 100 % of a core per app
+    process: where one process's GIL stops it. The in-process figures of ``cpu`` leave
+    out the HTTP server; these include it."""
+    app, dbc = [], []
+    for name, c in results["configs"].items():
+        steps = [s for s in c["capacity"]["steps"] if s.get("app_cpu_cores") and s["answered"] >= 0.99]
+        if name.startswith("postgresql") and steps:
+            step = max(steps, key=lambda s: s["tables"])
+            app.append(step["app_cpu_cores"] / step["tables"] * 1000)
+            dbc.append(step["db_cpu_cores"] / step["tables"] * 1000)
+    if not app:
+        return {}
+    app_ms, db_ms = sum(app) / len(app), sum(dbc) / len(dbc)
+    per_process = int(1000 / app_ms)
+    pg_core = int(1000 / db_ms) if db_ms else None
+    return {
+        "app_cpu_ms_per_table_second": round(app_ms, 2), "db_cpu_ms_per_table_second": round(db_ms, 3),
+        "steps_used": len(app),
+        "tables_per_app_process_at_full_core": per_process,
+        "tables_per_postgresql_core": pg_core,
+        "app_processes_per_postgresql_core": round(pg_core / per_process, 1) if pg_core else None,
+        "processes_at_default_max_connections": PG_MAX_CONNECTIONS // CONNECTIONS_PER_PROCESS,
+    }

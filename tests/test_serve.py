@@ -272,3 +272,19 @@ def threading_wait(seconds: float) -> None:
     import threading
 
     threading.Event().wait(seconds)
+
+
+def test_serve_raises_the_open_files_limit_to_its_connection_limit():
+    """Each phone holds a connection (a descriptor) between polls: the soft limit of open
+    files is raised to waitress's connection limit and some, within the hard limit."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(1024, soft), hard))
+        wanted = serve.CONNECTION_LIMIT + 256
+        expected = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        assert serve.allow_open_files() == expected
+        assert resource.getrlimit(resource.RLIMIT_NOFILE) == (expected, hard)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -123,6 +123,27 @@ def start_pruning(database: str, retention_days: int) -> None:
     threading.Thread(target=prune_forever, name="truco-prune", daemon=True).start()
 
 
+def allow_open_files(wanted: int = CONNECTION_LIMIT + 256) -> int:
+    """Raise this process's soft limit of open files to ``wanted`` (at most the hard
+    limit) and return the new soft limit. Every phone keeps its connection open between
+    polls, one descriptor each, and the usual soft limit (1,024, as systemd gives a
+    service) would refuse connections long before waitress's ``connection_limit``; the
+    extra 256 are for the database, the log and the listening socket."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
 def _die_with_parent() -> None:
     """Ask Linux to send SIGTERM to this worker when its parent dies (even by kill -9)."""
     try:
@@ -244,6 +265,7 @@ def serve_command(
     config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
     init_database(database, _)
     check_port(host, port, _)
+    allow_open_files()  # workers inherit it
     # A tournament keeps hundreds of phones connected (waitress's default limit is 100
     # connections); past 1,024 descriptors select() fails, so waitress must use poll().
     options = dict(

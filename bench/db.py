@@ -311,15 +311,15 @@ CONNECTIONS_PER_PROCESS, PG_MAX_CONNECTIONS = 9, 100
 def on_paper(results: dict[str, Any]) -> dict[str, Any]:
     """What N app servers on one PostgreSQL would hold, from the CPU this run measured per
     table through HTTP (app processes and PostgreSQL, over every PostgreSQL capacity step
-    at the largest capacity step of each PostgreSQL configuration that answered 99 % of
-    its requests, where fixed costs weigh least; their mean), at 100 % of a core per app
-    process: where one process's GIL stops it. The in-process figures of ``cpu`` leave
-    out the HTTP server; these include it."""
+    at each PostgreSQL configuration's capacity, the largest step that met p99 < 100 ms;
+    their mean), at 100 % of a core per app process: where one process's GIL stops it.
+    At lighter steps a request costs more CPU (a busy process shares each turn of its
+    loop among more requests; on a shared machine, other work also leaves its caches
+    cold). The in-process figures of ``cpu`` leave out the HTTP server; these include it."""
     app, dbc = [], []
     for name, c in results["configs"].items():
-        steps = [s for s in c["capacity"]["steps"] if s.get("app_cpu_cores") and s["answered"] >= 0.99]
-        if name.startswith("postgresql") and steps:
-            step = max(steps, key=lambda s: s["tables"])
+        step = c["capacity"].get("last_ok_step")
+        if name.startswith("postgresql") and step and step.get("app_cpu_cores"):
             app.append(step["app_cpu_cores"] / step["tables"] * 1000)
             dbc.append(step["db_cpu_cores"] / step["tables"] * 1000)
     if not app:

@@ -419,9 +419,9 @@ def waitress_channel():
       closed its connection and the phone's next poll, two seconds later, opened a new one:
       a TCP handshake, an accept and a new waitress channel per poll, and with ``--workers``
       every worker woken by each new connection. Their length is known without the
-      header (RFC 9112 section 6.3: they end at the header's blank line), so keeping the
-      connection is what HTTP/1.1 asks; a client that sends ``Connection: close`` still
-      gets it closed.
+      header (RFC 9112 section 6.3: they end at the header's blank line), so the
+      connection stays open, HTTP/1.1's default; a client that sends ``Connection:
+      close`` still gets it closed.
     """
     import json
 

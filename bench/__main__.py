@@ -197,9 +197,12 @@ def run_loadgen(srv, cores, tables: list[dict[str, Any]], window_s: float, windo
 
 
 def measure_capacity(srv, cores, client: Client, pool: list[dict[str, Any]], clock: Clock,
-                     reserve: float, window_s: float, windows: int) -> dict[str, Any]:
+                     reserve: float, window_s: float, windows: int, probe=None) -> dict[str, Any]:
     """Largest number of tables with p99 < 100 ms (median of the windows' p99), by a
-    geometric search that starts at the 500-table target and stops when time runs out."""
+    geometric search that starts at the 500-table target and stops when time runs out.
+
+    ``probe``: called as each step starts; it returns a function that the step calls when
+    its load ends, whose dict (the server side's CPU, say) is added to the step."""
     step_s = 2.0 + window_s * windows + 1.5
     lo, hi = 0, None
     n = 500
@@ -210,7 +213,9 @@ def measure_capacity(srv, cores, client: Client, pool: list[dict[str, Any]], clo
             pool.append({"id": m.id, "key": m.key, "version": m.version, "taps": 0})
         if clock.left() - reserve < step_s:
             break
+        probed = probe() if probe else None
         r = run_loadgen(srv, cores, pool[:n], window_s, windows)
+        probed = probed() if probed else {}
         for t in pool[:n]:
             t["version"] = r["versions"][t["id"]]
             t["taps"] = r["taps"][t["id"]]
@@ -223,6 +228,7 @@ def measure_capacity(srv, cores, client: Client, pool: list[dict[str, Any]], clo
             "action_p99_ms": median([w["action_p99_ms"] for w in r["windows"]]),
             "answered": round(answered, 4), "offered_rps": round(r["offered_rps"], 1),
             "statuses": r["statuses"], "client_cpu_share": round(r["client_cpu_s"] / r["wall_s"], 3),
+            **probed,
         })
         say(clock, f"capacity {n} tables: p99 {p99 and round(p99, 1)} ms, answered {answered:.1%} -> "
                    f"{'ok' if ok else 'too slow'}")
@@ -412,9 +418,11 @@ def main_db_only(args) -> int:
     except wrk.ToolMissing as e:
         print(f"bench: {e}", file=sys.stderr)
         return 2
+    every_core = set(os.sched_getaffinity(0))  # before this process pins itself
     _server_cores, client_cores = server.cores()
     os.sched_setaffinity(0, client_cores)
-    r = db.run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick=args.quick)
+    r = db.run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick=args.quick,
+               server_cores=every_core, client_cores=client_cores)
     r["machine"] = report.machine()
     out = report.RESULTS.with_name("results_db.json")
     out.write_text(json.dumps(r, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -433,6 +441,21 @@ def main_db_only(args) -> int:
               + (f" and {c['per_table_second']['db_us']:.0f} us/s of PostgreSQL CPU" if c['per_table_second']['db_us'] else "")
               + f": {c['tables_per_app_core']} tables per app core"
               + (f", {c['tables_per_db_core']} per PostgreSQL core" if c["tables_per_db_core"] else ""))
+    print(f"placement: {r['placement']}")
+    for name, c in r["configs"].items():
+        last_ok = c["capacity"].get("last_ok_step") or {}
+        if last_ok:
+            print(f"{name} at {last_ok['tables']} tables: app processes {last_ok.get('app_cpu_cores')} cores "
+                  f"(per process {last_ok.get('per_process_cpu_cores')}, connections {last_ok.get('per_process_connections')}), "
+                  f"PostgreSQL {last_ok.get('db_cpu_cores')} cores, load generator {last_ok['client_cpu_share']} core, "
+                  f"machine busy {last_ok.get('machine_busy_cores')} cores")
+    if r.get("on_paper"):
+        p = r["on_paper"]
+        print(f"on paper (CPU through HTTP): a table costs {p['app_cpu_ms_per_table_second']} ms/s of app CPU and "
+              f"{p['db_cpu_ms_per_table_second']} ms/s of PostgreSQL CPU: {p['tables_per_app_process_at_full_core']} "
+              f"tables per app process at a full core, {p['tables_per_postgresql_core']} per PostgreSQL core "
+              f"({p['app_processes_per_postgresql_core']} app processes per PostgreSQL core); PostgreSQL's default "
+              f"100 connections at {p['processes_at_default_max_connections']} processes")
     print(f"targets: {r['targets']}")
     print(f"Total {clock.elapsed():.1f} s. Written {out}.")
     return 0

@@ -3,11 +3,20 @@
 Three configurations, one after the other, each on a fresh database: SQLite with one
 ``truco serve`` process, PostgreSQL with one process, PostgreSQL with two
 (``--workers 2``). For each: the action p50/p99 while 400 phones poll, then the
-capacity search (the bench's table model, p99 < 100 ms). The app server and PostgreSQL
-share the server core; the load generators run on the other. Then the statements
-each request sends to the database (counted in-process with
-``scorer.app.store.STATEMENT_LISTENERS``, on both backends): an unchanged poll, a poll after
-another server's action, an action. PostgreSQL is a throwaway cluster made with
+capacity search (the bench's table model, p99 < 100 ms).
+
+Placement, the same for the three: the server side (the app processes and PostgreSQL,
+postmaster and backends) may run on every core, as on a real host, where the kernel
+spreads them; the load generators and this process stay on the client core, as in the
+other figures. One CPython process runs its Python under one lock (the GIL), so one app
+process uses about one core at most; a second process can use another. Each capacity
+step records what the server side used: CPU cores of each app process and of
+PostgreSQL, the phones' connections each app process holds, the load generator's share
+and the machine's whole busy time (whatever else the shared machine ran shows there).
+
+Then the statements each request sends to the database (counted in-process with
+``scorer.app.store.STATEMENT_LISTENERS``, on both backends): an unchanged poll, a poll
+after another server's action, an action. PostgreSQL is a throwaway cluster made with
 Debian's ``initdb``/``pg_ctl`` (``tests/pg_cluster.py``), as the tests do.
 """
 
@@ -17,6 +26,7 @@ import importlib.util
 import json
 import os
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -140,15 +150,111 @@ def cpu_costs(url: str | None, cluster=None, n: int = 300) -> dict[str, Any]:
     return out
 
 
-def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: bool = False) -> dict[str, Any]:
-    """Every configuration's figures (see the module docstring)."""
-    server_cores, client_cores = server.cores()
+def children(pid: int) -> list[int]:
+    """The direct children of ``pid`` (``truco serve --workers``'s workers)."""
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def app_pids(srv) -> list[int]:
+    """The processes that serve requests: the workers, or the one ``truco serve``."""
+    return children(srv.pid()) or [srv.pid()]
+
+
+def machine_busy_s() -> float:
+    """CPU seconds the whole machine has been busy (every core, every process), from /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def connections_per_process(port: int, pids: list[int]) -> list[int]:
+    """Established connections to ``port`` held by each of ``pids`` (from /proc)."""
+    hex_port = f"{port:04X}"
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            if f[1].endswith(":" + hex_port) and f[3] == "01":
+                inodes.add(f[9])
+    out = []
+    for pid in pids:
+        n = 0
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                try:
+                    link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                except OSError:
+                    continue
+                if link.startswith("socket:[") and link[8:-1] in inodes:
+                    n += 1
+        except OSError:
+            pass
+        out.append(n)
+    return out
+
+
+def server_probe(srv, cluster, warmup_s: float):
+    """A ``probe`` for ``measure_capacity``: CPU cores used during the step by each app
+    process, by PostgreSQL and by the whole machine, and (sampled once, after the phones
+    have connected) the connections each app process holds."""
+
+    def start():
+        pids = app_pids(srv)
+        cpu0 = [server.cpu_seconds(p) for p in pids]
+        db0 = cluster_cpu(cluster) if cluster else 0.0
+        busy0, t0 = machine_busy_s(), time.monotonic()
+        conns: list[list[int]] = []
+        done = threading.Event()
+
+        def sample() -> None:
+            if not done.wait(warmup_s + 1.0):
+                conns.append(connections_per_process(srv.port, pids))
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+
+        def stop() -> dict[str, Any]:
+            wall = time.monotonic() - t0
+            done.set()
+            sampler.join()
+            per = [round((server.cpu_seconds(p) - c) / wall, 2) for p, c in zip(pids, cpu0)]
+            return {
+                "app_cpu_cores": round(sum(per), 2), "per_process_cpu_cores": per,
+                "per_process_connections": conns[0] if conns else None,
+                "db_cpu_cores": round((cluster_cpu(cluster) - db0) / wall, 2) if cluster else 0.0,
+                "machine_busy_cores": round((machine_busy_s() - busy0) / wall, 2),
+            }
+
+        return stop
+
+    return start
+
+
+def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: bool = False,
+        server_cores: set[int] | None = None, client_cores: set[int] | None = None) -> dict[str, Any]:
+    """Every configuration's figures (see the module docstring). ``server_cores``: where the
+    app processes and PostgreSQL may run (default every core); ``client_cores``: the load
+    generators' (default :func:`bench.server.cores`'s)."""
+    server_cores = set(server_cores or os.sched_getaffinity(0))
+    client_cores = set(client_cores or server.cores()[1])
     pg = pg_cluster()
     if not pg.available():
         raise RuntimeError(f"PostgreSQL binaries missing in {pg.BIN} (apt-get install -y postgresql)")
     cluster = pg.Cluster()
-    pin_cluster(cluster, server_cores)
-    results: dict[str, Any] = {"configs": {}}
+    pin_cluster(cluster, server_cores)  # not the bench's own core, which the cluster inherited
+    placement = (f"server side (truco serve's app processes, waitress 8 threads each, and PostgreSQL) on "
+                 f"cores {sorted(server_cores)}, unpinned among them; load generators (wrk -t1, the asyncio "
+                 f"phone simulator) and the bench on core(s) {sorted(client_cores)}; same for all three")
+    say(clock, placement)
+    results: dict[str, Any] = {"placement": placement, "configs": {}}
+    warmup_s = 2.0
     try:
         tmp = Path(tempfile.mkdtemp(prefix="truco-bench-db-"))
         results["statements"] = {"sqlite": statements(str(tmp / "count.sqlite3")),
@@ -170,7 +276,10 @@ def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: 
                 say(clock, f"{name}: capacity search ({share:.0f} s)")
                 pool = [{"id": t.id, "key": t.key, "version": t.version, "taps": 0} for t in tables]
                 r["capacity"] = measure_capacity(srv, client_cores, client, pool, Clock(share), reserve=1.0,
-                                                 window_s=1.5 if quick else 2.0, windows=3)
+                                                 window_s=1.5 if quick else 2.0, windows=3,
+                                                 probe=server_probe(srv, cluster if db == "pg" else None, warmup_s))
+                ok = [s for s in r["capacity"]["steps"] if s["ok"]]
+                r["capacity"]["last_ok_step"] = max(ok, key=lambda s: s["tables"]) if ok else None
                 results["configs"][name] = r
             finally:
                 client.close()
@@ -186,7 +295,43 @@ def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: 
     results["targets"] = {
         "pg1_vs_sqlite": round(pg1 / sqlite_tables, 2) if sqlite_tables else None,
         "pg1_at_least_0.7x_sqlite": bool(sqlite_tables) and pg1 >= 0.7 * sqlite_tables,
+        "pg2_vs_pg1": round(pg2 / pg1, 2) if pg1 else None,
         "pg2_more_than_pg1": pg2 > pg1,
     }
+    results["on_paper"] = on_paper(results)
     results["started"] = time.strftime("%Y-%m-%d %H:%M:%S")
     return results
+
+
+#: Each app process keeps up to this many pooled PostgreSQL connections busy (waitress's 8
+#: threads, plus the daily prune); PostgreSQL's default ``max_connections`` is 100.
+CONNECTIONS_PER_PROCESS, PG_MAX_CONNECTIONS = 9, 100
+
+
+def on_paper(results: dict[str, Any]) -> dict[str, Any]:
+    """What N app servers on one PostgreSQL would hold, from the CPU this run measured per
+    table through HTTP (app processes and PostgreSQL, over every PostgreSQL capacity step
+    at each PostgreSQL configuration's capacity, the largest step that met p99 < 100 ms;
+    their mean), at 100 % of a core per app process: where one process's GIL stops it.
+    At lighter steps a request costs more CPU (a busy process shares each turn of its
+    loop among more requests; on a shared machine, other work also leaves its caches
+    cold). The in-process figures of ``cpu`` leave out the HTTP server; these include it."""
+    app, dbc = [], []
+    for name, c in results["configs"].items():
+        step = c["capacity"].get("last_ok_step")
+        if name.startswith("postgresql") and step and step.get("app_cpu_cores"):
+            app.append(step["app_cpu_cores"] / step["tables"] * 1000)
+            dbc.append(step["db_cpu_cores"] / step["tables"] * 1000)
+    if not app:
+        return {}
+    app_ms, db_ms = sum(app) / len(app), sum(dbc) / len(dbc)
+    per_process = int(1000 / app_ms)
+    pg_core = int(1000 / db_ms) if db_ms else None
+    return {
+        "app_cpu_ms_per_table_second": round(app_ms, 2), "db_cpu_ms_per_table_second": round(db_ms, 3),
+        "steps_used": len(app),
+        "tables_per_app_process_at_full_core": per_process,
+        "tables_per_postgresql_core": pg_core,
+        "app_processes_per_postgresql_core": round(pg_core / per_process, 1) if pg_core else None,
+        "processes_at_default_max_connections": PG_MAX_CONNECTIONS // CONNECTIONS_PER_PROCESS,
+    }

@@ -123,6 +123,27 @@ def start_pruning(database: str, retention_days: int) -> None:
     threading.Thread(target=prune_forever, name="truco-prune", daemon=True).start()
 
 
+def allow_open_files(wanted: int = CONNECTION_LIMIT + 256) -> int:
+    """Raise this process's soft limit of open files to ``wanted`` (at most the hard
+    limit) and return the new soft limit. Every phone keeps its connection open between
+    polls, one descriptor each, and the usual soft limit (1,024, as systemd gives a
+    service) would refuse connections long before waitress's ``connection_limit``; the
+    extra 256 are for the database, the log and the listening socket."""
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
 def _die_with_parent() -> None:
     """Ask Linux to send SIGTERM to this worker when its parent dies (even by kill -9)."""
     try:
@@ -250,6 +271,7 @@ def serve_command(
     config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
     init_database(database, _)
     check_port(host, port, _)
+    allow_open_files()  # workers inherit it
     # A tournament keeps hundreds of phones connected (waitress's default limit is 100
     # connections); past 1,024 descriptors select() fails, so waitress must use poll().
     options = dict(
@@ -261,7 +283,7 @@ def serve_command(
     if workers == 1:
         server = waitress.create_server(create_app(config), host=host, port=port, **options)
         if hasattr(server, "channel_class"):
-            server.channel_class = json_error_channel()
+            server.channel_class = waitress_channel()
         effective_port = server.effective_port
     else:
         sock = socket.create_server((host, port), backlog=2048)
@@ -375,7 +397,7 @@ def serve_workers(workers: int, sock: socket.socket, config: dict, options: dict
             start_pruning(database, retention_days)
         worker = waitress.create_server(app, sockets=[sock], **options)
         if hasattr(worker, "channel_class"):
-            worker.channel_class = json_error_channel()
+            worker.channel_class = waitress_channel()
         try:
             worker.run()
         finally:
@@ -388,16 +410,29 @@ def serve_workers(workers: int, sock: socket.socket, config: dict, options: dict
         sock.close()
 
 
-def json_error_channel():
-    """waitress's connection class, answering the errors waitress raises itself (431 for
-    headers over its limit, 400 for a request it cannot parse...) as the app's JSON error
-    ``{"error": {"code", "message", "allowed"}}`` instead of plain text (issue 13 item 10):
-    the request was refused before the app could read its path or language, so the
-    message is the English reason waitress gives."""
+def waitress_channel():
+    """waitress's connection class with two changes of its request handling:
+
+    - the errors waitress raises itself (431 for headers over its limit, 400 for a request
+      it cannot parse...) are answered as the app's JSON error ``{"error": {"code",
+      "message", "allowed"}}`` instead of plain text (issue 13 item 10): the request was
+      refused before the app could read its path or language, so the message is the
+      English reason waitress gives;
+    - a response that cannot have a body (204, 304, 1xx) keeps an HTTP/1.1 connection
+      open. waitress 3.0 closes the connection after every response without a
+      ``Content-Length``, and it leaves that header out of exactly these responses (RFC
+      9110 section 8.6 forbids it on a 204), so every unchanged scoreboard poll (204)
+      closed its connection and the phone's next poll, two seconds later, opened a new one:
+      a TCP handshake, an accept and a new waitress channel per poll, and with ``--workers``
+      every worker woken by each new connection. Their length is known without the
+      header (RFC 9112 section 6.3: they end at the header's blank line), so the
+      connection stays open, HTTP/1.1's default; a client that sends ``Connection:
+      close`` still gets it closed.
+    """
     import json
 
     from waitress.channel import HTTPChannel
-    from waitress.task import ErrorTask
+    from waitress.task import ErrorTask, WSGITask
 
     class JSONErrorTask(ErrorTask):
         def execute(self):
@@ -413,7 +448,25 @@ def json_error_channel():
             self.content_length = len(body)
             self.write(body)
 
-    class JSONErrorChannel(HTTPChannel):
-        error_task_class = JSONErrorTask
+    class BodilessKeepAliveTask(WSGITask):
+        _keep_bodiless = False
 
-    return JSONErrorChannel
+        def build_response_header(self):
+            self._keep_bodiless = (
+                self.version == "1.1" and not self.has_body and not self.close_on_finish
+                and self.request.headers.get("CONNECTION", "").lower() != "close"
+            )
+            try:
+                return super().build_response_header()
+            finally:
+                self._keep_bodiless = False
+
+        def set_close_on_finish(self) -> None:
+            if not self._keep_bodiless:  # only waitress's "no Content-Length" close is skipped
+                super().set_close_on_finish()
+
+    class Channel(HTTPChannel):
+        error_task_class = JSONErrorTask
+        task_class = BodilessKeepAliveTask
+
+    return Channel

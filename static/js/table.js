@@ -255,6 +255,17 @@
     var adjust = document.getElementById("adjust");
     if (adjust && adjustOpen !== null) adjust.open = adjustOpen;  /* open until closed */
   });
+  /* What changed is marked for a second: the scoring card's mark is then switched off (a
+     class, not an animation: see app.css). */
+  function settleMarks() {
+    var marks = document.querySelectorAll("#scoreboard .side.changed:not(.settled)");
+    if (!marks.length) return;
+    setTimeout(function () {
+      for (var i = 0; i < marks.length; i++) marks[i].classList.add("settled");
+    }, 1000);
+  }
+  document.addEventListener("htmx:afterSwap", function (e) { if (isBoard(e)) settleMarks(); });
+  settleMarks();
   function unfresh(id, until) {
     var cell = document.getElementById(id);
     if (cell && cell.dataset.until === String(until)) cell.classList.remove("fresh");

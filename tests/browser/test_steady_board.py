@@ -187,6 +187,26 @@ def test_a_touch_is_taken_as_the_finger_lifts_with_no_emulated_click(chromium, g
     ctx.close()
 
 
+def test_what_changed_is_marked_then_settles_with_no_animation_running(chromium, live):
+    """The scoring card's mark, its "+1" and the newest log line are classes, not animations
+    (a running animation made a slow phone's next tap wait); the card's mark is switched off
+    after a second ("settled"), the "+1" and the log line stay until the next change."""
+    path, _match_id, _key = set_up(live, "paulista", {}, [])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(live.url + path)
+    action_button(page, {"side": 0, "type": "hand_winner"}).click()
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
+    running = "() => document.getAnimations().filter(a => a.playState === 'running').length"
+    assert page.evaluate(running) == 0
+    card = page.locator(".scores .side0")
+    expect(card).to_have_class(re.compile(r"\bchanged\b.*\bsettled\b|\bsettled\b.*\bchanged\b"))
+    assert page.evaluate("() => getComputedStyle(document.querySelector('.side0 .score'), '::before').content") == "none"
+    expect(page.locator(".side0.changed .delta")).to_have_text("+1")
+    expect(page.locator(".log li.fresh")).to_have_count(1)
+    ctx.close()
+
+
 def held_posts(page):
     """Hold every action POST (the list of held routes) until :func:`release`."""
     held = []

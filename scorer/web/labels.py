@@ -16,7 +16,8 @@ from flask_babel import gettext, lazy_gettext
 
 from scorer.core.schema import Offer, State, bare_action
 from scorer.core.variants import CHOICE_LABELS as VARIANT_CHOICE_LABELS
-from scorer.core.variants import FLOR_CALLS, GLOSSES, TABLE_WORDS, VARIANTS, PageWord, TableWord, TableWords
+from scorer.core.variants import FLOR_CALLS, GLOSSES, TABLE_WORDS, VARIANTS, TableWord, TableWords
+from scorer.present.log_words import table_word
 from scorer.web.i18n import locale_code
 
 #: Which table's words each variant uses (the variant's own ``family``: variants.TABLE_WORDS).
@@ -31,8 +32,9 @@ def words_of(variant: str) -> TableWords:
 
 
 def said(word: TableWord) -> str:
-    """A table word as this page writes it: as it is, or in the page's language."""
-    return gettext(word.msgid) if isinstance(word, PageWord) else word
+    """A table word as this page writes it: as it is, or in the page's language (the
+    presentation module's :func:`~scorer.present.log_words.table_word`, as the log says it)."""
+    return table_word(word, gettext)
 
 
 def glossed(text: str, key: str) -> str:

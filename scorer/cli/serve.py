@@ -21,7 +21,6 @@ import signal
 import socket
 import threading
 import time
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import click

@@ -8,7 +8,6 @@ helpers' ``--json`` output).
 
 from __future__ import annotations
 
-from typing import Any
 
 from flask import Blueprint, abort, jsonify, request
 from flask_babel import gettext

@@ -15,7 +15,7 @@ from flask_babel import gettext
 from scorer.core import seats as seating
 from scorer.core.schema import State, bare_action
 from scorer.core.series import SeriesStatus
-from scorer.core.variants import ENVIDO_CALLS, FLOR_CALLS, Variant, get_variant
+from scorer.core.variants import Variant, get_variant
 from scorer.web import labels
 
 

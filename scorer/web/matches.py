@@ -25,7 +25,7 @@ from scorer.app import store
 from scorer.core.errors import RuleError
 from scorer.web import board, cookies, forms, qr
 from scorer.web.common import (
-    check_key, get_match_or_404, is_htmx, key_fits, public_base, said, service, share_base, shortened_note,
+    check_key, get_match_or_404, is_htmx, key_fits, said, service, share_base, shortened_note,
 )
 from scorer.app.match_service import APPLIED, DUPLICATE, STALE, check_undo
 from scorer.web.db import get_db

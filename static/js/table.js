@@ -257,10 +257,12 @@
   });
   /* What changed is marked for a second: the scoring card's mark is then switched off (a
      class, not an animation: see app.css). */
-  function settleMarks() {
+  var settleTimer = null;
+  function settleMarks() {  /* a new change restarts the second: its mark gets all of it */
+    clearTimeout(settleTimer);
     var marks = document.querySelectorAll("#scoreboard .side.changed:not(.settled)");
     if (!marks.length) return;
-    setTimeout(function () {
+    settleTimer = setTimeout(function () {
       for (var i = 0; i < marks.length; i++) marks[i].classList.add("settled");
     }, 1000);
   }

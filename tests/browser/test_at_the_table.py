@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import LAN_HOST, action_button, api_act, create_match, new_context, watch_errors
+from conftest import PHONE, LAN_HOST, action_button, api_act, create_match, new_context, watch_errors
 from playwright.sync_api import expect
 
 WIN0 = {"type": "hand_winner", "side": 0}
@@ -129,6 +129,12 @@ def test_wake_lock_on_localhost_and_a_one_time_note_on_plain_http(chromium, live
     expect(page.locator("html")).to_have_attribute("data-wake-lock", "unavailable")
     expect(page.locator("#wake-note")).to_be_visible()
     expect(page.locator("#wake-note")).to_contain_text("https")
+    # It floats over the bottom of the page: the pad is where it is without it (a tester
+    # found it pushing the pad below the first screen), and the scores stay in sight.
+    hand = page.locator("#slot-0-hand").bounding_box()
+    assert hand["y"] + hand["height"] <= PHONE["height"]
+    note = page.locator("#wake-note").bounding_box()
+    assert note["y"] >= page.locator("#score0").bounding_box()["y"] + page.locator("#score0").bounding_box()["height"]
     page.click("#wake-ok")
     expect(page.locator("#wake-note")).to_be_hidden()
     page.reload()  # said once: not again on this phone

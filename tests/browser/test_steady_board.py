@@ -315,10 +315,44 @@ def test_the_offline_and_database_banners_never_move_the_pad(chromium, live):
     page.route("**/board*", lambda route: route.abort("connectionrefused"))
     expect(page.locator("#offline")).to_be_visible(timeout=10_000)
     assert {s: page.locator(s).bounding_box() for s in slots} == before
+    assert_scores_in_sight(page, "#offline")
     page.unroute("**/board*")
     page.route("**/board*", lambda route: route.fulfill(status=503, body="down"))
     expect(page.locator("#nodb")).to_be_visible(timeout=10_000)
     assert {s: page.locator(s).bounding_box() for s in slots} == before
+    assert_scores_in_sight(page, "#nodb")
+    ctx.close()
+
+
+def assert_scores_in_sight(page, banner: str) -> None:
+    """The banner says the score on screen is the last one received: it must not cover it (a
+    tester found the offline banner hiding both score cards at 360x640)."""
+    top = page.locator(banner).bounding_box()["y"]
+    for score in ("#score0", "#score1"):
+        box = page.locator(score).bounding_box()
+        assert box["y"] + box["height"] <= top, (banner, score, box, top)
+
+
+def test_a_second_change_keeps_its_mark_a_whole_second(chromium, live):
+    """Two changes 0.7 s apart: the second one's mark gets its whole second (a tester saw the
+    first change's timer switch it off after 0.3 s). The page's clock is Playwright's."""
+    path, _match_id, _key = set_up(live, "paulista", {}, [])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.clock.install()
+    page.goto(live.url + path)
+    card = page.locator(".scores .side0")
+    settled = re.compile(r"\bsettled\b")
+    for version in ("1", "2"):
+        action_button(page, {"side": 0, "type": "hand_winner"}).click()
+        page.clock.run_for(100)  # the frame and the two turns before the tap is sent
+        expect(page.locator("#scoreboard")).to_have_attribute("data-version", version)
+        expect(card).not_to_have_class(settled)
+        page.clock.run_for(700)
+    page.clock.run_for(200)  # 1.0 s after the first answer, 0.9 s after the second
+    expect(card).not_to_have_class(settled)
+    page.clock.run_for(300)
+    expect(card).to_have_class(settled)
     ctx.close()
 
 

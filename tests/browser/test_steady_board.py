@@ -367,6 +367,25 @@ def test_tv_watch_page_shows_a_big_score(chromium, live):
     ctx.close()
 
 
+@pytest.mark.parametrize(("variant", "fields"), VARIANTS, ids=[v for v, _f in VARIANTS])
+def test_on_a_laptop_the_scorekeepers_board_is_scaled_up_and_still_fits(chromium, live, variant, fields):
+    """The scorekeeper's own page on a 1920x1080 screen at the table: the board is the phone's,
+    scaled up (the score at least 1.5x the phone's 51 px), and in every state every live
+    button of the pad is still on the screen (a tester found the score too small to read
+    across the table)."""
+    ctx = chromium.new_context(viewport={"width": 1920, "height": 1080}, locale="pt-BR")
+    page = ctx.new_page()
+    for name, actions in states(variant).items():
+        path, _id, _key = set_up(live, variant, fields, actions)
+        page.goto(live.url + path)
+        seen = page.evaluate(PLACES)
+        assert page.locator("#score0").bounding_box()["height"] >= 1.5 * 51, (variant, name)
+        late = [b for b in seen["live"] if b["bottom"] > 1080]
+        assert not late, (variant, name, late)
+        assert seen["scrollWidth"] <= 1920
+    ctx.close()
+
+
 def test_revanche_takes_the_watch_page_and_the_other_phone_along(chromium, live):
     path, match_id, key = set_up(live, "paulista", {}, [{"type": "adjust", "side": 0, "delta": 12}])
     ctx = new_context(chromium)

@@ -14,7 +14,9 @@ import queue
 import re
 import subprocess
 import sys
+import random
 import threading
+import time
 from pathlib import Path
 
 TRUCO = Path(sys.executable).with_name("truco")
@@ -120,3 +122,60 @@ def stored(db, match_id: str) -> dict[int, dict]:
         return {seq: json.loads(body) for seq, body in rows}
     finally:
         conn.close()
+
+
+def pick(state: dict, rng: random.Random) -> dict:
+    """A random action the engine offers now (an undo once the game is over); Envido is
+    settled by naming its winner rather than by typing points."""
+    legal = [a for a in state["legal_actions"] if a["type"] not in ("adjust", "declare_points")]
+    return plain_action(rng.choice(legal)) if legal else {"type": "undo"}
+
+
+def race(ports: list[int], match: dict, clients: int, seconds: float) -> tuple[list, list, list]:
+    """``clients`` threads (client ``n`` on ``ports[n % len(ports)]``), started together,
+    each posting random legal actions to ``match`` for ``seconds``, each on the version it
+    last saw. Returns ``(accepted, refused, other)``: ``(version, action)`` of each 200, the
+    error code of each 409, ``(status, body)`` of anything else (a connection that gave no
+    answer too: reported, not lost in its thread)."""
+    from scorer.core.match import normalize_action
+
+    path = f"/api/matches/{match['id']}/actions"
+    headers = {"X-Edit-Key": match["edit_key"]}
+    accepted: list = []
+    refused: list = []
+    other: list = []
+    lock = threading.Lock()
+    start = threading.Barrier(clients)
+
+    def run(n: int) -> None:
+        rng = random.Random(n)
+        c = Client(ports[n % len(ports)])
+        seen = match["state"]
+        start.wait(timeout=10)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            action = pick(seen, rng)
+            try:
+                status, body, _ = c.request("POST", path, {"action": action, "version": seen["version"]}, headers)
+            except Exception as e:  # noqa: BLE001 - reported by the caller's assertion
+                with lock:
+                    other.append(("no answer", repr(e)))
+                break
+            with lock:
+                if status == 200:
+                    accepted.append((seen["version"], normalize_action(action)))
+                    seen = body
+                elif status == 409:
+                    refused.append(body["error"]["code"])
+                    seen = body["state"]
+                else:
+                    other.append((status, body))
+        c.close()
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=seconds + 30)
+    assert not any(t.is_alive() for t in threads)
+    return accepted, refused, other

@@ -131,9 +131,11 @@ def init_static_versions(app: Flask) -> None:
         if path.is_file():
             name = path.relative_to(folder).as_posix()
             data = minified(path)
-            if data is not None:
+            if data is None:
+                data = path.read_bytes()
+            else:
                 served[name] = data
-            versions[name] = hashlib.sha256(path.read_bytes() if data is None else data).hexdigest()[:12]
+            versions[name] = hashlib.sha256(data).hexdigest()[:12]
     app.extensions["truco_static_versions"] = versions
     app.extensions["truco_static_minified"] = served
 

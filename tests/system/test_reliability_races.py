@@ -8,15 +8,13 @@ both backends: a SQLite file and PostgreSQL.
 
 from __future__ import annotations
 
-import random
 import threading
-import time
 
 import pytest
 
 import live_server
-from live_server import Client, Server, plain_action
-from scorer.core.match import Match, normalize_action
+from live_server import Client, Server, race
+from scorer.core.match import Match
 
 CLIENTS = 8
 SECONDS = 3.0
@@ -42,56 +40,13 @@ def create(port, variant, **body):
     return data
 
 
-def pick(state, rng):
-    """A random action the engine offers now (an undo once the game is over); Envido is
-    settled by naming its winner rather than by typing points."""
-    legal = [a for a in state["legal_actions"] if a["type"] not in ("adjust", "declare_points")]
-    return plain_action(rng.choice(legal)) if legal else {"type": "undo"}
-
-
 def stored(db, match_id):
     return sorted(live_server.stored(db, match_id).items())
 
 
 def test_eight_clients_racing_lose_and_double_nothing(server):
     match = create(server.port, "argentino-30", options={"flor": True})
-    path = f"/api/matches/{match['id']}/actions"
-    headers = {"X-Edit-Key": match["edit_key"]}
-    accepted, refused, other = [], [], []
-    lock = threading.Lock()
-    start = threading.Barrier(CLIENTS)
-
-    def run(n):
-        rng = random.Random(n)
-        c = Client(server.port)
-        seen = match["state"]
-        start.wait(timeout=10)
-        deadline = time.monotonic() + SECONDS
-        while time.monotonic() < deadline:
-            action = pick(seen, rng)
-            try:
-                status, body, _ = c.request("POST", path, {"action": action, "version": seen["version"]}, headers)
-            except Exception as e:  # reported by the assertion below rather than lost in the thread
-                with lock:
-                    other.append(("no answer", repr(e)))
-                break
-            with lock:
-                if status == 200:
-                    accepted.append((seen["version"], normalize_action(action)))
-                    seen = body
-                elif status == 409:
-                    refused.append(body["error"]["code"])
-                    seen = body["state"]
-                else:
-                    other.append((status, body))
-        c.close()
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(CLIENTS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=SECONDS + 30)
-    assert not any(t.is_alive() for t in threads)
+    accepted, refused, other = race([server.port], match, CLIENTS, SECONDS)
     assert other == []  # every refusal was a 409
 
     c = Client(server.port)

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from live_server import Client, Server, plain_action, stored
+from live_server import Client, Server, pick, race, stored
 from scorer.core.match import Match, normalize_action
 
 CLIENTS = 8
@@ -54,11 +54,6 @@ def get_state(port, match_id):
         c.close()
 
 
-def pick(state, rng):
-    legal = [a for a in state["legal_actions"] if a["type"] not in ("adjust", "declare_points")]
-    return plain_action(rng.choice(legal)) if legal else {"type": "undo"}
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database(request, tmp_path):
     if request.param == "sqlite":
@@ -76,37 +71,8 @@ def two_servers(database):
 
 def test_eight_clients_split_across_two_servers_store_each_action_once(two_servers, database):
     match = create(two_servers[0].port, options={"flor": True})
-    path = f"/api/matches/{match['id']}/actions"
-    headers = {"X-Edit-Key": match["edit_key"]}
-    accepted, refused, other = [], [], []
-    lock = threading.Lock()
-    start = threading.Barrier(CLIENTS)
-
-    def run(n):
-        rng = random.Random(n)
-        c = Client(two_servers[n % 2].port)  # half the clients on each server
-        seen = match["state"]
-        start.wait(timeout=10)
-        deadline = time.monotonic() + SECONDS
-        while time.monotonic() < deadline:
-            action = pick(seen, rng)
-            status, body, _ = c.request("POST", path, {"action": action, "version": seen["version"]}, headers)
-            with lock:
-                if status == 200:
-                    accepted.append((seen["version"], normalize_action(action)))
-                    seen = body
-                elif status == 409:
-                    refused.append(body["error"]["code"])
-                    seen = body["state"]
-                else:
-                    other.append((status, body))
-        c.close()
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(CLIENTS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=SECONDS + 30)
+    # Half the clients on each server.
+    accepted, refused, other = race([s.port for s in two_servers], match, CLIENTS, SECONDS)
     assert other == []
     accepted.sort(key=lambda va: va[0])
     log = stored(database, match["id"])

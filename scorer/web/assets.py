@@ -1,4 +1,4 @@
-"""Static files: where ``templates`` and ``static`` are, the vendored htmx and idiomorph,
+"""Static files: where ``templates`` and ``static`` are, the vendored htmx,
 our own scripts and style sheets served minified (rjsmin, rcssmin), versioned static URLs
 (``?v=`` and a content hash, cached a year) and compression (flask-compress, with a cache
 that keeps static files compressed once at Brotli's best)."""
@@ -26,10 +26,8 @@ def asset_dir(name: str) -> Path:
 
 
 #: The vendored htmx (npm package htmx.org; version and sha256 in static/vendor/htmx.txt).
-HTMX_FILE = "vendor/htmx-2.0.11.min.js"
-#: The vendored idiomorph with its htmx "morph" extension (npm package idiomorph; version
-#: and sha256 in static/vendor/idiomorph.txt): answers and polls change only what changed.
-MORPH_FILE = "vendor/idiomorph-ext-0.8.0.min.js"
+#: Its built-in morph ("outerMorph") lets answers and polls change only what changed.
+HTMX_FILE = "vendor/htmx-4.0.1.min.js"
 
 #: Responses worth compressing (flask-compress; Brotli, zstd or gzip, as the client accepts).
 COMPRESS_MIMETYPES = [

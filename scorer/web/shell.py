@@ -22,8 +22,8 @@ SHELL_FILES = ("css/app.css", "js/table.js", "icons/icon.svg", "icons/icon-192.p
 
 
 def shell_urls() -> list[str]:
-    """URLs of the static shell, htmx and idiomorph included."""
-    files = (*SHELL_FILES, current_app.jinja_env.globals["HTMX_FILE"], current_app.jinja_env.globals["MORPH_FILE"])
+    """URLs of the static shell, htmx included."""
+    files = (*SHELL_FILES, current_app.jinja_env.globals["HTMX_FILE"])
     return [url_for("static", filename=f) for f in files]
 
 
@@ -39,7 +39,7 @@ def shell_version() -> str:
     if cached is None:
         digest = hashlib.sha256()
         static = current_app.static_folder or ""
-        for name in (*SHELL_FILES, current_app.jinja_env.globals["HTMX_FILE"], current_app.jinja_env.globals["MORPH_FILE"]):
+        for name in (*SHELL_FILES, current_app.jinja_env.globals["HTMX_FILE"]):
             with open(f"{static}/{name}", "rb") as f:
                 digest.update(f.read())
         source, _path, _uptodate = current_app.jinja_env.loader.get_source(current_app.jinja_env, "shell/sw.js")

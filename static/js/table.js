@@ -89,17 +89,17 @@
     if (lost) lost.hidden = !gone;
     root.classList.toggle("stale", !online);
   }
-  /* No answer at all (refused, or a hung scorekeeper: htmx-config's timeout) or a server
-     error: the tap or poll did not go through. 403/404: this scorekeeper no longer knows the
-     match (restarted on another database?) -- say so; never keep the score looking current. */
-  function reached(xhr) {  /* the scorekeeper answered and knows this match */
-    var s = xhr ? xhr.status : 0;
-    return s >= 200 && s < 500 && s !== 403 && s !== 404 && s !== 410;
+  /* No answer at all (refused, or a hung scorekeeper: htmx-config's defaultTimeout) or a
+     server error: the tap or poll did not go through. 403/404: this scorekeeper no longer
+     knows the match (restarted on another database?) -- say so; never keep the score looking
+     current. htmx 4's events carry the request as detail.ctx (ctx.response once answered). */
+  function statusOf(e) { var ctx = e.detail && e.detail.ctx; return ctx && ctx.response ? ctx.response.status : 0; }
+  function reached(status) {  /* the scorekeeper answered and knows this match */
+    return status >= 200 && status < 500 && status !== 403 && status !== 404 && status !== 410;
   }
-  document.addEventListener("htmx:sendError", function () { setOnline(false); });
-  document.addEventListener("htmx:timeout", function () { setOnline(false); });
-  document.addEventListener("htmx:responseError", function (e) {
-    var status = e.detail.xhr ? e.detail.xhr.status : 0;
+  document.addEventListener("htmx:error", function () { setOnline(false); });  /* no answer, or timed out */
+  document.addEventListener("htmx:response:error", function (e) {
+    var status = statusOf(e);
     if (status === 403 || status === 404 || status === 410) setOnline(false, true);
     else if (status === 503) setOnline(false, false, true);
     else if (status >= 500) setOnline(false);
@@ -211,21 +211,20 @@
   var leaving = false;
   window.addEventListener("beforeunload", function () { leaving = true; });
   window.addEventListener("pageshow", function () { leaving = false; });
-  document.addEventListener("htmx:beforeOnLoad", function (e) { if (leaving) e.preventDefault(); });
-  function isBoard(e) { return e.detail.target && e.detail.target.id === "scoreboard"; }
-  function isPoll(e) { return e.detail.requestConfig && e.detail.requestConfig.verb === "get"; }
-  document.addEventListener("htmx:beforeRequest", function (e) {
-    /* Before hx-disabled-elt takes the focus off the tapped button. */
+  document.addEventListener("htmx:before:response", function (e) { if (leaving) e.preventDefault(); });
+  function isBoard(e) { var ctx = e.detail && e.detail.ctx; return !!ctx && !!ctx.target && ctx.target.id === "scoreboard"; }
+  function isPoll(e) { var ctx = e.detail && e.detail.ctx; return !!ctx && ctx.request.method === "GET"; }
+  document.addEventListener("htmx:before:request", function (e) {
     var board = document.getElementById("scoreboard");
     if (board && board.contains(document.activeElement)) focusWasOnBoard = true;
     if (isBoard(e) && isPoll(e) && (inFlight || queued.length || leaving)) e.preventDefault();  /* no poll over a pending tap */
   });
-  document.addEventListener("htmx:beforeSwap", function (e) {
-    var xhr = e.detail.xhr;
-    if (reached(xhr)) setOnline(true);
-    if (!isBoard(e) || !e.detail.shouldSwap) return;
-    if (isPoll(e) && inFlight) { e.detail.shouldSwap = false; return; }  /* our answer will bring it */
-    if (!isPoll(e) && xhr && xhr.status >= 200 && xhr.status < 300 && navigator.vibrate) navigator.vibrate(35);
+  document.addEventListener("htmx:before:swap", function (e) {
+    var status = statusOf(e);
+    if (reached(status)) setOnline(true);
+    if (!isBoard(e) || e.detail.ctx.swap === "none") return;
+    if (isPoll(e) && inFlight) { e.preventDefault(); return; }  /* our answer will bring it */
+    if (!isPoll(e) && status >= 200 && status < 300 && navigator.vibrate) navigator.vibrate(35);
     slotsBefore = {};
     var cells = document.querySelectorAll("#scoreboard [data-slot]"), i, b;
     for (i = 0; i < cells.length; i++) {
@@ -235,7 +234,7 @@
     var adjust = document.getElementById("adjust");
     adjustOpen = adjust ? adjust.open : null;
   });
-  document.addEventListener("htmx:afterSwap", function (e) {
+  document.addEventListener("htmx:after:swap", function (e) {
     if (!isBoard(e) || !slotsBefore) return;
     var board = document.getElementById("scoreboard"), guard = parseInt(board && board.dataset.guard, 10);
     if (isNaN(guard)) guard = 350;
@@ -266,20 +265,21 @@
       for (var i = 0; i < marks.length; i++) marks[i].classList.add("settled");
     }, 1000);
   }
-  document.addEventListener("htmx:afterSwap", function (e) { if (isBoard(e)) settleMarks(); });
+  document.addEventListener("htmx:after:swap", function (e) { if (isBoard(e)) settleMarks(); });
   settleMarks();
   function unfresh(id, until) {
     var cell = document.getElementById(id);
     if (cell && cell.dataset.until === String(until)) cell.classList.remove("fresh");
   }
-  document.addEventListener("htmx:afterRequest", function (e) {
-    var xhr = e.detail.xhr;
-    if (reached(xhr)) setOnline(true);
+  /* The request's end, its answer swapped in (or none: no answer, or an error status). */
+  document.addEventListener("htmx:finally:request", function (e) {
+    var status = statusOf(e);
+    if (reached(status)) setOnline(true);
     if (!inFlight || isPoll(e) || !isBoard(e)) return;
-    if (!xhr || !xhr.status || xhr.status >= 500 || !reached(xhr)) { putBack(); return; }
+    if (!status || status >= 500 || !reached(status)) { putBack(); return; }
     var answered = inFlight.action;
     inFlight = null;
-    var ok = xhr.status >= 200 && xhr.status < 300, next = queued;
+    var ok = status >= 200 && status < 300, next = queued;
     queued = [];
     if (!ok) return;  /* refused: the server's message says so; the taps after it are not sent */
     next.forEach(function (tap) {
@@ -296,11 +296,9 @@
       send(b.form, before);
     });
   });
-  document.addEventListener("htmx:sendError", function (e) { if (inFlight && !isPoll(e)) putBack(); });
-  document.addEventListener("htmx:timeout", function (e) { if (inFlight && !isPoll(e)) putBack(); });
 
   var focusWasOnBoard = false;
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:after:settle", function () {
     var board = document.getElementById("scoreboard");
     /* Keyboard users keep their place: htmx restores focus by id; otherwise the board. */
     if (focusWasOnBoard && board && (document.activeElement === document.body || !document.activeElement)) {

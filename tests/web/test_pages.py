@@ -355,20 +355,19 @@ def test_vendored_htmx_matches_its_recorded_sha256(client):
     static = asset_dir("static")
     record = (static / "vendor" / "htmx.txt").read_text()
     digest = hashlib.sha256((static / HTMX_FILE).read_bytes()).hexdigest()
-    assert digest in record and "2.0.11" in record and HTMX_FILE.endswith("htmx-2.0.11.min.js")
+    assert digest in record and "4.0.1" in record and HTMX_FILE.endswith("htmx-4.0.1.min.js")
     with client.get(f"/static/{HTMX_FILE}") as r:
         assert r.status_code == 200
 
 
-def test_vendored_idiomorph_matches_its_recorded_sha256(client):
-    from scorer.web import MORPH_FILE
-
-    static = asset_dir("static")
-    record = (static / "vendor" / "idiomorph.txt").read_text()
-    digest = hashlib.sha256((static / MORPH_FILE).read_bytes()).hexdigest()
-    assert digest in record and "0.8.0" in record and MORPH_FILE.endswith("idiomorph-ext-0.8.0.min.js")
+def test_the_board_is_morphed_by_htmx_itself_with_no_second_script(client):
+    """htmx 4 morphs (outerMorph): no extension script is loaded; the board's forms inherit
+    its target and swap, and a stale (409) or illegal (422) tap brings the server's board."""
     html = client.get(new_match(client)[0]).get_data(as_text=True)
-    assert f"/static/{MORPH_FILE}" in html and 'hx-ext="morph"' in html
+    assert re.findall(r'<script src="/static/vendor/([^"?]+)', html) == ["htmx-4.0.1.min.js"]
+    assert 'hx-target:inherited="this" hx-swap:inherited="outerMorph"' in html
+    assert 'hx-status:409:inherited="swap:outerMorph"' in html and 'hx-status:422:inherited="swap:outerMorph"' in html
+    assert "idiomorph" not in html and "hx-ext" not in html
 
 
 def test_assets_are_found():

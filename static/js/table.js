@@ -229,7 +229,8 @@
     var cells = document.querySelectorAll("#scoreboard [data-slot]"), i, b;
     for (i = 0; i < cells.length; i++) {
       b = cells[i].querySelector("button.act");
-      slotsBefore[cells[i].id] = b ? { action: b.dataset.action, shown: b.form.elements.shown.value } : null;
+      slotsBefore[cells[i].id] = b ? { action: b.dataset.action, shown: b.form.elements.shown.value,
+                                       until: parseFloat(cells[i].dataset.until) || 0 } : null;
     }
     var adjust = document.getElementById("adjust");
     adjustOpen = adjust ? adjust.open : null;
@@ -244,6 +245,10 @@
       cell = cells[i]; b = cell.querySelector("button.act"); was = slotsBefore[cell.id];
       if (b && was && was.action === b.dataset.action) {
         b.form.elements.shown.value = was.shown;  /* it stayed: the server's guard lets it through too */
+        if (was.until > now) {  /* still new in its place (a late poll's morph took the mark off) */
+          cell.dataset.until = String(was.until);
+          cell.classList.add("fresh");
+        }
       } else if ((b || was) && until > now) {
         cell.dataset.until = String(until);
         cell.classList.add("fresh");
@@ -265,7 +270,9 @@
       for (var i = 0; i < marks.length; i++) marks[i].classList.add("settled");
     }, 1000);
   }
-  document.addEventListener("htmx:after:swap", function (e) { if (isBoard(e)) settleMarks(); });
+  document.addEventListener("htmx:after:swap", function (e) {
+    if (isBoard(e) && e.detail.ctx.swap !== "none") settleMarks();  /* htmx 4 fires it for a 204 too */
+  });
   settleMarks();
   function unfresh(id, until) {
     var cell = document.getElementById(id);

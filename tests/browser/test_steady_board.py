@@ -140,6 +140,45 @@ def test_slow_double_taps_after_quero_record_nothing_more(chromium, guarded, var
     assert state["version"] == 2 and state["score"] == [0, 0], (gap, state["log"])
 
 
+@pytest.mark.parametrize("gap", [400, 800])
+def test_a_poll_answered_after_the_tap_keeps_the_guard_on_the_new_button(chromium, guarded, gap):
+    """Found by trying to break it: a poll already on its way when "Quiero" is tapped reaches
+    the server after the tap, so it brings the same new board, after the tap's answer. Its
+    morph must not take the guard off "won the Envido", which took Quiero's place under the
+    finger less than a second ago: the slow second tap still records nothing."""
+    path, match_id, _key = set_up(guarded, "argentino-30", {"flor": "True"}, [QUERO_CASES[1][2]])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(guarded.url + path)
+    polls, holding = [], [True]
+    page.route("**/board?*", lambda route: polls.append(route) if holding[0] else route.continue_())
+    box = action_button(page, {"side": 1, "type": "quiero"}).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for _ in range(500):  # a poll on its way (held here), then the tap
+        if polls:
+            break
+        page.evaluate("() => new Promise(r => setTimeout(r, 10))")
+    assert polls, "no poll was sent"
+    page.touchscreen.tap(x, y)
+    tapped = time.monotonic()
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
+    expect(page.locator("#slot-1-yes")).to_have_class(re.compile(r"\bfresh\b"))
+    holding[0] = False
+    with page.expect_response(lambda r: "/board?" in r.url and r.status == 200):
+        for route in polls:
+            route.continue_()
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")  # its morph
+    assert stored(guarded, match_id)["version"] == 2
+    expect(page.locator("#slot-1-yes")).to_have_class(re.compile(r"\bfresh\b"))
+    page.wait_for_timeout(max(0.0, gap - (time.monotonic() - tapped) * 1000))  # the finger's rhythm
+    page.touchscreen.tap(x, y)
+    with page.expect_request(lambda r: "/board?" in r.url, timeout=10_000):
+        pass
+    state = stored(guarded, match_id)
+    ctx.close()
+    assert state["version"] == 2 and state["score"] == [0, 0], (gap, state["log"])
+
+
 def test_without_the_guard_the_slow_second_tap_would_count(chromium, live):
     """The control: with the guard off (--ghost-tap-ms 0) the second tap on Envido's "Quiero"
     lands on "won the Envido", which takes its place, and is recorded."""
@@ -353,6 +392,34 @@ def test_a_second_change_keeps_its_mark_a_whole_second(chromium, live):
     expect(card).not_to_have_class(settled)
     page.clock.run_for(300)
     expect(card).to_have_class(settled)
+    ctx.close()
+
+
+def test_an_unchanged_poll_does_not_hold_the_mark_longer(chromium, live):
+    """htmx 4 fires its swap events for an unchanged poll too (204: nothing swapped); such a
+    poll, answered within the second after a change, must not restart that second (a tester
+    read that it did, and that only the timing of the polls kept the mark from staying)."""
+    path, _match_id, _key = set_up(live, "paulista", {}, [])
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.clock.install()
+    page.goto(live.url + path)
+    card = page.locator(".scores .side0")
+    settled = re.compile(r"\bsettled\b")
+    action_button(page, {"side": 0, "type": "hand_winner"}).click()
+    page.clock.run_for(100)  # the frame and the two turns before the tap is sent
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
+    page.clock.run_for(500)
+    page.evaluate("""() => { window.__polled = null;
+      document.addEventListener('htmx:finally:request', (e) => { window.__polled = e.detail.ctx.response.status; }, {once: true});
+      htmx.ajax('GET', document.getElementById('scoreboard').getAttribute('hx-get'), {source: '#scoreboard'}); }""")
+    for _ in range(500):  # the poll's answer and its events (the page's timers are Playwright's)
+        if page.evaluate("() => window.__polled") is not None:
+            break
+    assert page.evaluate("() => window.__polled") == 204
+    assert not settled.search(card.get_attribute("class"))
+    page.clock.run_for(500)  # 1.0 s after the change (read at once: the page's clock also runs on its own)
+    assert settled.search(card.get_attribute("class")), card.get_attribute("class")
     ctx.close()
 
 

@@ -39,10 +39,11 @@ def default_config(app: Flask) -> dict[str, Any]:
 
 def register_views(app: Flask) -> None:
     """The blueprints, the error pages and the templates' globals."""
-    from scorer.web import api, errors, labels, lang, matches, records, shell, tools
+    from scorer.web import api, errors, forms, labels, lang, matches, records, shell, tools
 
     errors.init_app(app)
-    app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, STAGE_NAMES=labels.STAGE_NAMES)
+    app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, STAGE_NAMES=labels.STAGE_NAMES,
+                                 TAP_TIMEOUT_MS=round(forms.TAP_TIMEOUT_SECONDS * 1000))
     from scorer.app import tournament_service
     from scorer.web import tournament_api, tournaments  # tournaments (issue 11)
 

@@ -1,5 +1,5 @@
 """Reading forms: a new match's settings and options, players, the best-of, an action
-from a button, the double-tap guard, the board's version tag. This phone's cookies are in
+from a button, the double-tap guard, a tap that came too late, the board's version tag. This phone's cookies are in
 :mod:`scorer.web.cookies`, names in :mod:`scorer.web.player_names`.
 
 Bad input becomes a 422 with a message in the user's language, never a 500.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from typing import Any
 
 from flask import abort, request
@@ -174,6 +175,35 @@ def ghost_tap(form: MultiDict, now: float, window: float) -> bool:
     except ValueError:
         return False
     return 0 <= now - shown < window
+
+
+#: How long a page waits for a tap's answer before it says the tap was not recorded, in
+#: seconds (htmx's ``defaultTimeout`` in templates/base.html is this, in ms).
+TAP_TIMEOUT_SECONDS = 8.0
+#: A tap older than this when the server takes it is refused (one second of the page's wait
+#: is left for the answer's way back), so a tap the page gave up on is never recorded later.
+LATE_TAP_SECONDS = TAP_TIMEOUT_SECONDS - 1.0
+
+
+def late_tap(form: MultiDict, now: float, limit: float = LATE_TAP_SECONDS) -> float | None:
+    """How old a tap was (seconds) when the server took it at ``now``, if more than ``limit``;
+    ``None`` for a tap in time.
+
+    With JavaScript the page adds ``sent``: the server's clock when the tap left, as the page
+    reckons it (the board's ``data-now``, the server's clock when it rendered that board, plus
+    the time the page counted since the board arrived), so the phone's own clock setting plays
+    no part. A scorekeeper that stalled (a frozen process, a full disk) can take a tap after
+    the page has said "not recorded"; it must not then count it behind the table's back.
+    Forms without ``sent`` (no JavaScript: the browser waits as long as it takes; the JSON
+    API) or with an unreadable one are never late.
+    """
+    try:
+        sent = float(form.get("sent", ""))
+    except ValueError:
+        return None
+    if not math.isfinite(sent) or now - sent <= limit:
+        return None
+    return now - sent
 
 
 def action_from_form(form: MultiDict) -> tuple[dict[str, Any], int]:

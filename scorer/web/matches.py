@@ -176,7 +176,8 @@ def act(match_id: str, key: str):
     """Record one action made on the version the phone showed.
 
     Answers the new scoreboard (htmx) or redirects to it; a stale version answers 409
-    and an illegal action 422, both with the current scoreboard and a short message.
+    and an illegal action 422, both with the current scoreboard and a short message; so
+    does a tap that arrives after its page stopped waiting for it (409, :func:`forms.late_tap`).
     Undo without ``confirmed`` shows a confirmation page first.
 
     :raise 404: unknown match. :raise 403: wrong edit key. :raise 422: bad form.
@@ -184,6 +185,10 @@ def act(match_id: str, key: str):
     row = get_match_or_404(match_id)
     check_key(row, key)
     action, version = forms.action_from_form(request.form)
+    late = forms.late_tap(request.form, time.time())
+    if late is not None:
+        message = gettext("That tap reached the scorekeeper %(seconds)d seconds after it was made, so it was not recorded. Check the score and tap again if it still holds.", seconds=round(late))
+        return render_board(row, key=key, message=message, status=409)
     if forms.ghost_tap(request.form, time.time(), current_app.config["GHOST_TAP_SECONDS"]):
         message = gettext("That tap came right after the scoreboard changed, so it was not recorded. Tap again if you meant it.")
         return render_board(row, key=key, message=message, status=409)

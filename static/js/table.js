@@ -207,6 +207,19 @@
     if (inFlight) { queued.push({ slot: cell ? cell.id : null, action: button.dataset.action }); return; }
     send(button.form, before);
   }
+  /* A tap says when it left by the server's clock ("sent": the board's data-now, the server's
+     clock when it rendered the board, plus the time counted here since the board arrived;
+     the phone's clock setting plays no part), so a scorekeeper that stalled past this page's
+     wait refuses the tap instead of recording it after the page said "not recorded". */
+  var boardArrived = (function () {
+    var nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+    return nav && performance.timeOrigin ? performance.timeOrigin + nav.responseStart : Date.now();
+  })();
+  document.addEventListener("htmx:config:request", function (e) {
+    var board = document.getElementById("scoreboard"), now = board ? parseFloat(board.dataset.now) : NaN;
+    if (!isBoard(e) || isPoll(e) || isNaN(now)) return;
+    e.detail.ctx.request.body.set("sent", (now + (Date.now() - boardArrived) / 1000).toFixed(3));
+  });
   /* Leaving the page (the Revanche form, a link): no poll may send it elsewhere meanwhile. */
   var leaving = false;
   window.addEventListener("beforeunload", function () { leaving = true; });
@@ -271,7 +284,9 @@
     }, 1000);
   }
   document.addEventListener("htmx:after:swap", function (e) {
-    if (isBoard(e) && e.detail.ctx.swap !== "none") settleMarks();  /* htmx 4 fires it for a 204 too */
+    if (!isBoard(e) || e.detail.ctx.swap === "none") return;  /* htmx 4 fires it for a 204 too */
+    boardArrived = Date.now();
+    settleMarks();
   });
   settleMarks();
   function unfresh(id, until) {

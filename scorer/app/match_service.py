@@ -33,6 +33,7 @@ from dataclasses import replace
 from typing import Any
 
 from scorer.app import store
+from scorer.app.store import DeadlinePassed  # raised by MatchService.act: the callers' to catch
 from scorer.core import series
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
@@ -158,6 +159,7 @@ class MatchService:
         *,
         log_limit: int | None = None,
         with_state: bool = True,
+        deadline: float | None = None,
     ) -> ActResult:
         """Validate ``action`` made on ``version``, store it, and return the new state.
 
@@ -177,15 +179,18 @@ class MatchService:
             match whose Revanche has started (``rematch_started``: the table plays on
             there); nothing stored.
         :raise LookupError: the match does not exist.
+        :raise DeadlinePassed: ``deadline`` (the server's clock, seconds) had passed
+            when the write got the database's lock (a tap its phone has given up on); nothing
+            stored.
         """
         with self.lock(match if isinstance(match, str) else match.id):
-            result = self._act_locked(db, match, action, version, log_limit, with_state)
+            result = self._act_locked(db, match, action, version, log_limit, with_state, deadline)
         # --- hook (issue 11): a stored action may end a tournament match; listeners advance it.
         for listener in self.listeners:
             listener(db, result.row)
         return result
 
-    def _act_locked(self, db, match, action, version, log_limit, with_state) -> ActResult:
+    def _act_locked(self, db, match, action, version, log_limit, with_state, deadline=None) -> ActResult:
         """:meth:`act`'s work, under the match's lock (same arguments and errors)."""
         def answer(outcome: str, m: Match, row: store.MatchRow) -> ActResult:
             return ActResult(outcome, self._state(m, row, log_limit) if with_state else None, row)
@@ -203,7 +208,8 @@ class MatchService:
         # An Undo is stored only while no Revanche exists (checked again in the write:
         # another phone may start the Revanche right now).
         try:
-            stored = store.append_action(db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo)
+            stored = store.append_action(db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo,
+                                         deadline=deadline)
         except BaseException:
             self._remember(row.id, None)  # our copy is ahead of the database
             raise

@@ -185,9 +185,10 @@ TAP_TIMEOUT_SECONDS = 8.0
 LATE_TAP_SECONDS = TAP_TIMEOUT_SECONDS - 1.0
 
 
-def late_tap(form: MultiDict, now: float, limit: float = LATE_TAP_SECONDS) -> float | None:
-    """How old a tap was (seconds) when the server took it at ``now``, if more than ``limit``;
-    ``None`` for a tap in time.
+def late_tap(form: MultiDict, now: float, limit: float | None = None) -> float | None:
+    """How old a tap was (seconds) when the server took it at ``now``, if more than ``limit``
+    (default :data:`LATE_TAP_SECONDS`); ``None`` for a tap in time. The same limit is checked
+    again when the tap's write holds the database's lock (``store.DeadlinePassed``).
 
     With JavaScript the page adds ``sent``: the server's clock when the tap left, as the page
     reckons it (the board's ``data-now``, the server's clock when it rendered that board, plus
@@ -197,13 +198,20 @@ def late_tap(form: MultiDict, now: float, limit: float = LATE_TAP_SECONDS) -> fl
     Forms without ``sent`` (no JavaScript: the browser waits as long as it takes; the JSON
     API) or with an unreadable one are never late.
     """
+    sent, limit = tap_sent(form), LATE_TAP_SECONDS if limit is None else limit
+    if sent is None or now - sent <= limit:
+        return None
+    return now - sent
+
+
+def tap_sent(form: MultiDict) -> float | None:
+    """The tap's ``sent`` (the server's clock, seconds, when the page sent it; see
+    :func:`late_tap`), or ``None`` when the form has none or an unreadable one."""
     try:
         sent = float(form.get("sent", ""))
     except ValueError:
         return None
-    if not math.isfinite(sent) or now - sent <= limit:
-        return None
-    return now - sent
+    return sent if math.isfinite(sent) else None
 
 
 def action_from_form(form: MultiDict) -> tuple[dict[str, Any], int]:

@@ -27,7 +27,7 @@ from scorer.web import board, cookies, forms, qr
 from scorer.web.common import (
     check_key, get_match_or_404, is_htmx, key_fits, said, service, share_base, shortened_note,
 )
-from scorer.app.match_service import APPLIED, DUPLICATE, STALE, check_undo
+from scorer.app.match_service import APPLIED, DUPLICATE, STALE, DeadlinePassed, check_undo
 from scorer.web.db import get_db
 from scorer.web.i18n import default_names, translate
 
@@ -187,8 +187,7 @@ def act(match_id: str, key: str):
     action, version = forms.action_from_form(request.form)
     late = forms.late_tap(request.form, time.time())
     if late is not None:
-        message = gettext("That tap reached the scorekeeper %(seconds)d seconds after it was made, so it was not recorded. Check the score and tap again if it still holds.", seconds=round(late))
-        return render_board(row, key=key, message=message, status=409)
+        return late_tap_answer(row, key, late)
     if forms.ghost_tap(request.form, time.time(), current_app.config["GHOST_TAP_SECONDS"]):
         message = gettext("That tap came right after the scoreboard changed, so it was not recorded. Tap again if you meant it.")
         return render_board(row, key=key, message=message, status=409)
@@ -196,7 +195,11 @@ def act(match_id: str, key: str):
         return undo_page(row, key, version)
     try:
         # The view renders the board itself (once, log cut to LOG_LIMIT): no state here.
-        result = service().act(get_db(), row, action, version, with_state=False)
+        sent = forms.tap_sent(request.form)  # a tap that waited on a busy database too long stores nothing
+        deadline = None if sent is None else sent + forms.LATE_TAP_SECONDS
+        result = service().act(get_db(), row, action, version, with_state=False, deadline=deadline)
+    except DeadlinePassed:
+        return late_tap_answer(service().get(get_db(), row.id), key, time.time() - sent)
     except RuleError as e:
         row = service().get(get_db(), row.id)  # as it is now (a Revanche may have just started)
         return render_board(row, key=key, message=e.render(translate, row.names), status=422)
@@ -208,6 +211,13 @@ def act(match_id: str, key: str):
     if is_htmx():
         return render_board(row, key=key)
     return redirect(url_for("matches.scoreboard", match_id=row.id, key=key), 303)
+
+
+def late_tap_answer(row: store.MatchRow, key: str, seconds: float):
+    """409 with the scoreboard as it is: a tap that reached the scorekeeper (or its database)
+    ``seconds`` after it was made, when its page may already have said "not recorded"."""
+    message = gettext("That tap reached the scorekeeper %(seconds)d seconds after it was made, so it was not recorded. Check the score and tap again if it still holds.", seconds=round(seconds))
+    return render_board(row, key=key, message=message, status=409)
 
 
 @bp.get("/m/<match_id>/<key>/undo")

@@ -215,11 +215,12 @@
     var nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
     return nav && performance.timeOrigin ? performance.timeOrigin + nav.responseStart : Date.now();
   })();
-  document.addEventListener("htmx:config:request", function (e) {
+  function stampSent(e) {  /* as the request leaves: after an Undo's confirmation dialog, say */
     var board = document.getElementById("scoreboard"), now = board ? parseFloat(board.dataset.now) : NaN;
-    if (!isBoard(e) || isPoll(e) || isNaN(now)) return;
-    e.detail.ctx.request.body.set("sent", (now + (Date.now() - boardArrived) / 1000).toFixed(3));
-  });
+    var body = e.detail.ctx.request.body;
+    if (!isBoard(e) || isPoll(e) || isNaN(now) || !body || !body.set) return;
+    body.set("sent", (now + (Date.now() - boardArrived) / 1000).toFixed(3));
+  }
   /* Leaving the page (the Revanche form, a link): no poll may send it elsewhere meanwhile. */
   var leaving = false;
   window.addEventListener("beforeunload", function () { leaving = true; });
@@ -228,6 +229,7 @@
   function isBoard(e) { var ctx = e.detail && e.detail.ctx; return !!ctx && !!ctx.target && ctx.target.id === "scoreboard"; }
   function isPoll(e) { var ctx = e.detail && e.detail.ctx; return !!ctx && ctx.request.method === "GET"; }
   document.addEventListener("htmx:before:request", function (e) {
+    stampSent(e);
     var board = document.getElementById("scoreboard");
     if (board && board.contains(document.activeElement)) focusWasOnBoard = true;
     if (isBoard(e) && isPoll(e) && (inFlight || queued.length || leaving)) e.preventDefault();  /* no poll over a pending tap */

@@ -59,6 +59,22 @@ def test_append_guarded_by_version(db):
     assert store.get_match(db, row.id).score == (1, 0)
 
 
+def test_a_write_past_its_deadline_stores_nothing(db):
+    """A tap whose phone has given up on it (a busy or stalled database made the write wait):
+    the deadline is checked once the write holds the lock; rolled back, nothing stored."""
+    import time
+
+    row = new(db)
+    with pytest.raises(store.DeadlinePassed) as raised:
+        store.append_action(db, row.id, 0, {"type": "trick", "winner": 0}, score=[0, 0], winner=None,
+                            deadline=time.time() - 2)
+    assert raised.value.late >= 2
+    assert store.get_match(db, row.id).version == 0 and store.get_actions(db, row.id) == []
+    assert store.append_action(db, row.id, 0, {"type": "trick", "winner": 1}, score=[0, 0], winner=None,
+                               deadline=time.time() + 60)
+    assert store.get_actions(db, row.id) == [{"type": "trick", "winner": 1}]
+
+
 def test_committed_for_another_connection(db):
     row = new(db)
     store.append_action(db, row.id, 0, {"type": "undo"}, score=[0, 0], winner=None)

@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import time
 from urllib.parse import parse_qs
 
-from conftest import action_button, create_match, new_context, request
+from conftest import action_button, api_act, create_match, new_context, request
+from live_server import Server
 from playwright.sync_api import expect
 
 from scorer.web.forms import TAP_TIMEOUT_SECONDS
@@ -55,4 +57,60 @@ def test_a_tap_a_stalled_scorekeeper_reads_after_the_page_gave_up_is_not_recorde
         pass
     assert stored_version(live, match_id) == 0
     expect(page.locator("#score0")).to_have_text("0")
+    ctx.close()
+
+
+def test_a_tap_whose_write_waited_past_the_pages_wait_is_not_recorded(chromium, tmp_path):
+    """Found by trying to break it: the tap reached the scorekeeper in time, but its write
+    waited on a busy database (another writer held the SQLite file) past the page's wait.
+    The age is checked again once the write holds the lock, just before it commits."""
+    db = tmp_path / "busy.sqlite3"
+    server = Server(db, threads=4, ghost_tap_ms=0)
+    try:
+        path, match_id, _key = create_match(server, variant="paulista")
+        ctx = new_context(chromium)
+        page = ctx.new_page()
+        page.goto(server.url + path)
+        expect(page.locator("#scoreboard")).to_have_attribute("data-version", "0")
+        other = sqlite3.connect(db, isolation_level=None, timeout=10)
+        other.execute("BEGIN IMMEDIATE")  # another writer holds the file
+        try:
+            action_button(page, {"side": 0, "type": "hand_winner"}).click()
+            expect(page.locator("#not-recorded")).to_be_visible(timeout=(TAP_TIMEOUT_SECONDS + 7) * 1000)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        with page.expect_response(lambda r: "/board?" in r.url and r.status in (200, 204), timeout=15_000):
+            pass
+        assert stored_version(server, match_id) == 0
+        expect(page.locator("#score0")).to_have_text("0")
+        ctx.close()
+    finally:
+        server.stop()
+
+
+def test_an_undo_says_when_it_left_after_its_confirmation_not_when_it_was_tapped(chromium, live):
+    """Found by trying to break it: an Undo whose confirmation stayed open more than 7 s was
+    refused as late; ``sent`` was stamped before the dialog. It is stamped as the request
+    leaves, after the dialog."""
+    path, match_id, key = create_match(live, variant="paulista")
+    api_act(live, match_id, key, {"type": "hand_winner", "side": 0}, 0)
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.goto(live.url + path)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
+    accepted = []
+
+    def read_then_accept(dialog):
+        time.sleep(1.5)  # the player reads the question
+        accepted.append(time.time())
+        dialog.accept()
+
+    page.on("dialog", read_then_accept)
+    with page.expect_request(lambda r: r.method == "POST" and "/actions" in r.url) as posted:
+        page.click("#undo")
+    sent = float(parse_qs(posted.value.post_data)["sent"][0])
+    assert sent > accepted[0] - 0.5, (sent, accepted)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
+    assert stored_version(live, match_id) == 2
     ctx.close()

@@ -67,3 +67,23 @@ def test_every_board_says_when_the_server_rendered_it(client):
     now = float(html.split('data-now="', 1)[1].split('"', 1)[0])
     assert math.isfinite(now) and abs(now - time.time()) < 5
     assert '"defaultTimeout": 8000' in html
+
+
+def test_a_tap_whose_write_waited_too_long_on_the_database_is_not_recorded(client, monkeypatch):
+    """In time when it arrived (1 s old), but its write got the database's lock 8 s later
+    (another writer held it): checked again under the lock, refused, nothing stored; the
+    next tap is recorded."""
+    import types
+
+    from scorer.app.store import actions
+
+    path, match_id, _key = new_match(client)
+    slow = types.SimpleNamespace(time=lambda: time.time() + 8)  # the store's clock once it has the lock
+    monkeypatch.setattr(actions, "time", slow)
+    response = act(client, path, {"type": "hand_winner", "side": 0}, 0, headers=HX, sent=f"{time.time() - 1:.3f}")
+    assert response.status_code == 409
+    assert "não foi registrado" in response.get_data(as_text=True)
+    assert client.get(f"/api/matches/{match_id}").get_json()["version"] == 0
+    monkeypatch.undo()
+    assert act(client, path, {"type": "hand_winner", "side": 0}, 0, sent=f"{time.time():.3f}").status_code == 303
+    assert client.get(f"/api/matches/{match_id}").get_json()["version"] == 1

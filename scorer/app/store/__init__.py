@@ -33,7 +33,7 @@ This package imports neither Flask nor the engine.
 
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 
-from scorer.app.store.actions import append_action, get_action, get_actions
+from scorer.app.store.actions import DeadlinePassed, append_action, get_action, get_actions
 from scorer.app.store.connection import STATEMENT_LISTENERS, Database, Row, Rows, connect, write
 from scorer.app.store.engines import (
     CONNECT_TIMEOUT, DEFAULT_DB, UNAVAILABLE, DatabaseURLError, database_url, describe, dispose_all, engine,
@@ -47,7 +47,7 @@ from scorer.app.store.upkeep import MATCH_COLUMNS, copy_match, match_ids, prune
 from scorer.core.errors import RuleError
 
 __all__ = [
-    "CONNECT_TIMEOUT", "DBAPIError", "DEFAULT_DB", "Database", "DatabaseURLError", "EDIT_KEY_BYTES", "IntegrityError",
+    "CONNECT_TIMEOUT", "DBAPIError", "DEFAULT_DB", "Database", "DeadlinePassed", "DatabaseURLError", "EDIT_KEY_BYTES", "IntegrityError",
     "InterfaceError", "KEY_HASH_PREFIX", "MATCH_COLUMNS", "MATCH_ID_BYTES", "MIGRATIONS", "MatchRow",
     "OperationalError", "Row", "Rows", "RuleError", "STATEMENT_LISTENERS", "UNAVAILABLE", "append_action", "connect",
     "copy_match", "create_match", "create_rematch", "database_url", "describe", "dispose_all", "engine", "get_action",

@@ -9,6 +9,15 @@ from typing import Any
 from scorer.app.store.connection import Database, write
 
 
+class DeadlinePassed(Exception):
+    """A write whose deadline (the server's clock, seconds) had passed once it got the
+    database's write lock: nothing was stored. ``late`` is how far past it, in seconds."""
+
+    def __init__(self, late: float) -> None:
+        super().__init__(f"the write came {late:.1f} s after its deadline; nothing was stored")
+        self.late = late
+
+
 def get_actions(db: Database, match_id: str, since: int = 0, until: int | None = None) -> list[dict[str, Any]]:
     """The match's stored actions from index ``since`` on (up to, not including,
     ``until`` when given), oldest first."""
@@ -38,6 +47,7 @@ def append_action(
     score: tuple[int, int] | list[int],
     winner: int | None,
     no_rematch: bool = False,
+    deadline: float | None = None,
 ) -> bool:
     """Store ``action`` as the match's action number ``version`` and commit.
 
@@ -48,6 +58,12 @@ def append_action(
     then finds the version moved; the primary key ``(match_id, seq)`` refuses a second
     action at one place even so. ``score`` and ``winner`` are the state after the
     action, kept on the match row for lists and the Revanche series tally.
+
+    ``deadline`` (the server's clock, seconds; None = none): checked once the write holds
+    the lock, just before it commits, so a write that waited too long (a busy or stalled
+    database) stores nothing.
+
+    :raise DeadlinePassed: the deadline had passed; rolled back, nothing stored.
     """
     now = time.time()
     with write(db):
@@ -59,6 +75,8 @@ def append_action(
         )
         if cur.rowcount != 1:
             return False  # nothing was written
+        if deadline is not None and time.time() > deadline:
+            raise DeadlinePassed(time.time() - deadline)  # rolled back by write()
         db.execute(
             "INSERT INTO action (match_id, seq, body, created) VALUES (:id, :seq, :body, :now)",
             {"id": match_id, "seq": version, "body": json.dumps(action, sort_keys=True), "now": now},

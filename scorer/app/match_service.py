@@ -190,7 +190,7 @@ class MatchService:
             listener(db, result.row)
         return result
 
-    def _act_locked(self, db, match, action, version, log_limit, with_state, deadline=None) -> ActResult:
+    def _act_locked(self, db, match, action, version, log_limit, with_state, deadline) -> ActResult:
         """:meth:`act`'s work, under the match's lock (same arguments and errors)."""
         def answer(outcome: str, m: Match, row: store.MatchRow) -> ActResult:
             return ActResult(outcome, self._state(m, row, log_limit) if with_state else None, row)

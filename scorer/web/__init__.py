@@ -15,7 +15,9 @@ from flask import Flask
 
 from scorer.app.match_service import MatchService
 from scorer.web import db, i18n, security
-from scorer.web.assets import HTMX_FILE, PACKAGE_DIR, asset_dir, init_compression, init_static_versions
+from scorer.web.assets import (
+    HTMX_FILE, PACKAGE_DIR, asset_dir, htmx_config, init_compression, init_static_versions,
+)
 
 __all__ = ["HTMX_FILE", "asset_dir", "create_app"]
 
@@ -42,8 +44,8 @@ def register_views(app: Flask) -> None:
     from scorer.web import api, errors, forms, labels, lang, matches, records, shell, tools
 
     errors.init_app(app)
-    app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, STAGE_NAMES=labels.STAGE_NAMES,
-                                 TAP_TIMEOUT_MS=round(forms.TAP_TIMEOUT_SECONDS * 1000))
+    app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, HTMX_CONFIG=htmx_config(forms.TAP_TIMEOUT_SECONDS),
+                                 STAGE_NAMES=labels.STAGE_NAMES)
     from scorer.app import tournament_service
     from scorer.web import tournament_api, tournaments  # tournaments (issue 11)
 

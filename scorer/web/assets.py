@@ -6,12 +6,14 @@ that keeps static files compressed once at Brotli's best)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import mimetypes
 import os
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, request
+from markupsafe import Markup
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
@@ -28,6 +30,16 @@ def asset_dir(name: str) -> Path:
 #: The vendored htmx (npm package htmx.org; version and sha256 in static/vendor/htmx.txt).
 #: Its built-in morph ("outerMorph") lets answers and polls change only what changed.
 HTMX_FILE = "vendor/htmx-4.0.1.min.js"
+
+
+def htmx_config(timeout_seconds: float) -> Markup:
+    """The pages' ``<meta name="htmx-config">`` (JSON): a request unanswered after
+    ``timeout_seconds`` fails (the page then says the tap was not recorded); 204 (an unchanged
+    poll), 304 and every 4xx/5xx swap nothing, except where the board asks for 409 and 422
+    (``hx-status``); no inline indicator style (the CSP), no history handling."""
+    return Markup(json.dumps({"includeIndicatorCSS": False, "history": False,
+                              "defaultTimeout": round(timeout_seconds * 1000), "noSwap": [204, 304, "4xx", "5xx"]}))
+
 
 #: Responses worth compressing (flask-compress; Brotli, zstd or gzip, as the client accepts).
 COMPRESS_MIMETYPES = [

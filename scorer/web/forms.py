@@ -178,7 +178,7 @@ def ghost_tap(form: MultiDict, now: float, window: float) -> bool:
 
 
 #: How long a page waits for a tap's answer before it says the tap was not recorded, in
-#: seconds (htmx's ``defaultTimeout`` in templates/base.html is this, in ms).
+#: seconds (htmx's ``defaultTimeout``, :func:`scorer.web.assets.htmx_config`).
 TAP_TIMEOUT_SECONDS = 8.0
 #: A tap older than this when the server takes it is refused (one second of the page's wait
 #: is left for the answer's way back), so a tap the page gave up on is never recorded later.
@@ -202,6 +202,14 @@ def late_tap(form: MultiDict, now: float, limit: float | None = None) -> float |
     if sent is None or now - sent <= limit:
         return None
     return now - sent
+
+
+def tap_deadline(form: MultiDict) -> float | None:
+    """When the server must stop taking the tap (the server's clock, seconds): its ``sent``
+    plus :data:`LATE_TAP_SECONDS`, checked once its write holds the database's lock
+    (``MatchService.act``'s ``deadline``); ``None`` for a form without ``sent``."""
+    sent = tap_sent(form)
+    return None if sent is None else sent + LATE_TAP_SECONDS
 
 
 def tap_sent(form: MultiDict) -> float | None:

@@ -195,11 +195,10 @@ def act(match_id: str, key: str):
         return undo_page(row, key, version)
     try:
         # The view renders the board itself (once, log cut to LOG_LIMIT): no state here.
-        sent = forms.tap_sent(request.form)  # a tap that waited on a busy database too long stores nothing
-        deadline = None if sent is None else sent + forms.LATE_TAP_SECONDS
-        result = service().act(get_db(), row, action, version, with_state=False, deadline=deadline)
-    except DeadlinePassed:
-        return late_tap_answer(service().get(get_db(), row.id), key, time.time() - sent)
+        result = service().act(get_db(), row, action, version, with_state=False,
+                               deadline=forms.tap_deadline(request.form))  # a write kept waiting too long
+    except DeadlinePassed as e:
+        return late_tap_answer(service().get(get_db(), row.id), key, forms.LATE_TAP_SECONDS + e.late)
     except RuleError as e:
         row = service().get(get_db(), row.id)  # as it is now (a Revanche may have just started)
         return render_board(row, key=key, message=e.render(translate, row.names), status=422)

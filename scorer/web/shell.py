@@ -13,18 +13,18 @@ import hashlib
 from flask import Blueprint, abort, current_app, make_response, render_template, url_for
 from flask_babel import force_locale, gettext
 
+from scorer.web.assets import HTMX_FILE
 from scorer.web.i18n import LANGUAGES, locale_code
 
 bp = Blueprint("shell", __name__)
 
-#: Static files the service worker keeps for offline use (relative to ``static/``).
-SHELL_FILES = ("css/app.css", "js/table.js", "icons/icon.svg", "icons/icon-192.png")
+#: Static files the service worker keeps for offline use (relative to ``static/``), htmx included.
+SHELL_FILES = ("css/app.css", "js/table.js", "icons/icon.svg", "icons/icon-192.png", HTMX_FILE)
 
 
 def shell_urls() -> list[str]:
-    """URLs of the static shell, htmx included."""
-    files = (*SHELL_FILES, current_app.jinja_env.globals["HTMX_FILE"])
-    return [url_for("static", filename=f) for f in files]
+    """URLs of the static shell."""
+    return [url_for("static", filename=f) for f in SHELL_FILES]
 
 
 def offline_urls() -> dict[str, str]:
@@ -39,7 +39,7 @@ def shell_version() -> str:
     if cached is None:
         digest = hashlib.sha256()
         static = current_app.static_folder or ""
-        for name in (*SHELL_FILES, current_app.jinja_env.globals["HTMX_FILE"]):
+        for name in SHELL_FILES:
             with open(f"{static}/{name}", "rb") as f:
                 digest.update(f.read())
         source, _path, _uptodate = current_app.jinja_env.loader.get_source(current_app.jinja_env, "shell/sw.js")

@@ -228,6 +228,8 @@
   document.addEventListener("htmx:before:response", function (e) { if (leaving) e.preventDefault(); });
   function isBoard(e) { var ctx = e.detail && e.detail.ctx; return !!ctx && !!ctx.target && ctx.target.id === "scoreboard"; }
   function isPoll(e) { var ctx = e.detail && e.detail.ctx; return !!ctx && ctx.request.method === "GET"; }
+  /* htmx 4 fires its swap events for every answer, a 204 or an error status too ("none"). */
+  function swapsBoard(e) { return isBoard(e) && e.detail.ctx.swap !== "none"; }
   document.addEventListener("htmx:before:request", function (e) {
     stampSent(e);
     var board = document.getElementById("scoreboard");
@@ -237,7 +239,7 @@
   document.addEventListener("htmx:before:swap", function (e) {
     var status = statusOf(e);
     if (reached(status)) setOnline(true);
-    if (!isBoard(e) || e.detail.ctx.swap === "none") return;
+    if (!swapsBoard(e)) return;
     if (isPoll(e) && inFlight) { e.preventDefault(); return; }  /* our answer will bring it */
     if (!isPoll(e) && status >= 200 && status < 300 && navigator.vibrate) navigator.vibrate(35);
     slotsBefore = {};
@@ -250,8 +252,8 @@
     var adjust = document.getElementById("adjust");
     adjustOpen = adjust ? adjust.open : null;
   });
-  document.addEventListener("htmx:after:swap", function (e) {
-    if (!isBoard(e) || !slotsBefore) return;
+  function guardNewPlaces() {  /* after a swap: the places whose button changed are inert a moment */
+    if (!slotsBefore) return;
     var board = document.getElementById("scoreboard"), guard = parseInt(board && board.dataset.guard, 10);
     if (isNaN(guard)) guard = 350;
     var now = performance.now(), until = guard > 0 ? Math.max(lastTap + OWN_MS, now + guard) : 0;
@@ -260,20 +262,21 @@
       cell = cells[i]; b = cell.querySelector("button.act"); was = slotsBefore[cell.id];
       if (b && was && was.action === b.dataset.action) {
         b.form.elements.shown.value = was.shown;  /* it stayed: the server's guard lets it through too */
-        if (was.until > now) {  /* still new in its place (a late poll's morph took the mark off) */
-          cell.dataset.until = String(was.until);
-          cell.classList.add("fresh");
-        }
+        if (was.until > now) markFresh(cell, was.until, now);  /* still new in its place: a poll's morph
+                                                                  of the same board took the mark off */
       } else if ((b || was) && until > now) {
-        cell.dataset.until = String(until);
-        cell.classList.add("fresh");
-        setTimeout(unfresh.bind(null, cell.id, until), until - now);
+        markFresh(cell, until, now);
       }
     }
     slotsBefore = null;
     var adjust = document.getElementById("adjust");
     if (adjust && adjustOpen !== null) adjust.open = adjustOpen;  /* open until closed */
-  });
+  }
+  function markFresh(cell, until, now) {
+    cell.dataset.until = String(until);
+    cell.classList.add("fresh");
+    setTimeout(unfresh.bind(null, cell.id, until), until - now);
+  }
   /* What changed is marked for a second: the scoring card's mark is then switched off (a
      class, not an animation: see app.css). */
   var settleTimer = null;
@@ -285,12 +288,13 @@
       for (var i = 0; i < marks.length; i++) marks[i].classList.add("settled");
     }, 1000);
   }
+  settleMarks();
   document.addEventListener("htmx:after:swap", function (e) {
-    if (!isBoard(e) || e.detail.ctx.swap === "none") return;  /* htmx 4 fires it for a 204 too */
+    if (!swapsBoard(e)) return;
     boardArrived = Date.now();
+    guardNewPlaces();
     settleMarks();
   });
-  settleMarks();
   function unfresh(id, until) {
     var cell = document.getElementById(id);
     if (cell && cell.dataset.until === String(until)) cell.classList.remove("fresh");
@@ -300,7 +304,7 @@
     var status = statusOf(e);
     if (reached(status)) setOnline(true);
     if (!inFlight || isPoll(e) || !isBoard(e)) return;
-    if (!status || status >= 500 || !reached(status)) { putBack(); return; }
+    if (!reached(status)) { putBack(); return; }  /* no answer, a server error, or the match is gone */
     var answered = inFlight.action;
     inFlight = null;
     var ok = status >= 200 && status < 300, next = queued;

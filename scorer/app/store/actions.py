@@ -75,8 +75,9 @@ def append_action(
         )
         if cur.rowcount != 1:
             return False  # nothing was written
-        if deadline is not None and time.time() > deadline:
-            raise DeadlinePassed(time.time() - deadline)  # rolled back by write()
+        late = 0.0 if deadline is None else time.time() - deadline
+        if late > 0:
+            raise DeadlinePassed(late)  # rolled back by write()
         db.execute(
             "INSERT INTO action (match_id, seq, body, created) VALUES (:id, :seq, :body, :now)",
             {"id": match_id, "seq": version, "body": json.dumps(action, sort_keys=True), "now": now},

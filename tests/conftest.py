@@ -58,3 +58,29 @@ def connect():
     yield open_one
     for db in opened:
         db.close()
+
+
+@pytest.fixture
+def waitress_stub(monkeypatch):
+    """``truco serve`` with no real server: ``waitress.create_server`` is replaced by a stub.
+    The dict it returns records the ``app`` served, the keyword arguments (``kw``), and
+    whether the server ``ran`` and was ``closed``; the stub says it listens on port 8765."""
+    import waitress
+
+    calls = {}
+
+    class FakeServer:
+        effective_port = 8765
+
+        def run(self):
+            calls["ran"] = True
+
+        def close(self):
+            calls["closed"] = True
+
+    def create_server(app, **kw):
+        calls["app"], calls["kw"] = app, kw
+        return FakeServer()
+
+    monkeypatch.setattr(waitress, "create_server", create_server)
+    return calls

@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import Any
 
 from scorer.app import store
-from scorer.app.store import DeadlinePassed  # raised by MatchService.act: the callers' to catch
+from scorer.app.store import DeadlinePassed  # noqa: F401 (raised by MatchService.act: the callers' to catch)
 from scorer.core import series
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match

@@ -129,6 +129,13 @@ def api_act(server: Server, match_id: str, key: str, action: dict, version: int)
     return json.loads(text)
 
 
+def stored(server: Server, match_id: str) -> dict:
+    """The match as the server has it now (the JSON API's state)."""
+    status, _h, text = request(server, "GET", f"/api/matches/{match_id}")
+    assert status == 200
+    return json.loads(text)
+
+
 def action_button(page, action: dict):
     code = json.dumps(action, separators=(",", ":"), sort_keys=True)
     return page.locator(f"button[data-action='{code}']")

@@ -5,11 +5,10 @@ Found by trying to break the app."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
-from conftest import action_button, create_match, new_context, request
+from conftest import action_button, create_match, new_context, stored
 from live_server import Server
 from playwright.sync_api import expect
 
@@ -24,11 +23,6 @@ def guarded(tmp_path):
     if server.proc.poll() is None:
         server.stop()
 
-
-def stored_version(server: Server, match_id: str) -> int:
-    status, _h, text = request(server, "GET", f"/api/matches/{match_id}")
-    assert status == 200
-    return json.loads(text)["version"]
 
 
 def test_a_button_that_stayed_counts_again_and_one_that_just_took_a_place_does_not(chromium, guarded):
@@ -46,14 +40,14 @@ def test_a_button_that_stayed_counts_again_and_one_that_just_took_a_place_does_n
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
         action_button(page, WON).click()  # the same place, at once: a second hand
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
-        assert stored_version(guarded, match_id) == 2
+        assert stored(guarded, match_id)["version"] == 2
         action_button(page, {"call": "truco", "side": 0, "type": "call"}).click()
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "3")
         quero = action_button(page, {"side": 1, "type": "quiero"})
         expect(page.locator("#slot-1-yes")).to_have_class(re.compile(r"\bfresh\b"))
         quero.click()  # lands on a place that just changed: nothing is sent
         expect(page.locator("#slot-1-yes")).not_to_have_class(re.compile(r"\bfresh\b"))
-        assert stored_version(guarded, match_id) == 3
+        assert stored(guarded, match_id)["version"] == 3
     finally:
         ctx.close()
 
@@ -71,7 +65,7 @@ def test_second_tap_without_javascript_is_not_recorded(chromium, guarded):
         with page.expect_response(lambda r: r.request.method == "POST") as answer:
             action_button(page, WON).click()
         assert answer.value.status == 409
-        assert stored_version(guarded, match_id) == 1
+        assert stored(guarded, match_id)["version"] == 1
     finally:
         ctx.close()
 

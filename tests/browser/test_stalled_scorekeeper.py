@@ -6,24 +6,19 @@ reckons it (the board's ``data-now`` plus the time since the board arrived)."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
 import time
+from contextlib import contextmanager
 from urllib.parse import parse_qs
 
-from conftest import action_button, api_act, create_match, new_context, request
+from conftest import action_button, api_act, create_match, new_context, stored
 from live_server import Server
 from playwright.sync_api import expect
 
 from scorer.web.forms import TAP_TIMEOUT_SECONDS
 
-
-def stored_version(server, match_id: str) -> int:
-    status, _h, text = request(server, "GET", f"/api/matches/{match_id}")
-    assert status == 200
-    return json.loads(text)["version"]
 
 
 def test_a_tap_says_when_it_left_by_the_servers_clock(chromium, live):
@@ -39,25 +34,51 @@ def test_a_tap_says_when_it_left_by_the_servers_clock(chromium, live):
     ctx.close()
 
 
-def test_a_tap_a_stalled_scorekeeper_reads_after_the_page_gave_up_is_not_recorded(chromium, live):
-    path, match_id, _key = create_match(live, variant="paulista")
+def tap_until_the_page_gives_up(chromium, server, stall) -> None:
+    """On a new match, tap "won the hand" while ``stall`` (a context manager) holds the
+    scorekeeper up, until the page says "not recorded" and shows the last score again; once
+    the scorekeeper answers a poll again, the tap must be recorded nowhere."""
+    path, match_id, _key = create_match(server, variant="paulista")
     ctx = new_context(chromium)
     page = ctx.new_page()
-    page.goto(live.url + path)
+    page.goto(server.url + path)
     expect(page.locator("#scoreboard")).to_have_attribute("data-version", "0")
-    os.kill(live.proc.pid, signal.SIGSTOP)
-    try:
+    with stall:
         action_button(page, {"side": 0, "type": "hand_winner"}).click()
         expect(page.locator("#not-recorded")).to_be_visible(timeout=(TAP_TIMEOUT_SECONDS + 7) * 1000)
         expect(page.locator("#score0")).to_have_text("0")
-    finally:
-        os.kill(live.proc.pid, signal.SIGCONT)
-    # The page polls on; its next answered poll comes after the scorekeeper read the late tap.
+    # The page polls on; its next answered poll comes after the scorekeeper took the late tap.
     with page.expect_response(lambda r: "/board?" in r.url and r.status in (200, 204), timeout=15_000):
         pass
-    assert stored_version(live, match_id) == 0
+    assert stored(server, match_id)["version"] == 0
     expect(page.locator("#score0")).to_have_text("0")
     ctx.close()
+
+
+@contextmanager
+def frozen(server: Server):
+    """The scorekeeper's process stopped (``kill -STOP``) for the block."""
+    os.kill(server.proc.pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(server.proc.pid, signal.SIGCONT)
+
+
+@contextmanager
+def database_held(db):
+    """Another writer holds the SQLite file (``BEGIN IMMEDIATE``) for the block."""
+    other = sqlite3.connect(db, isolation_level=None, timeout=10)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+def test_a_tap_a_stalled_scorekeeper_reads_after_the_page_gave_up_is_not_recorded(chromium, live):
+    tap_until_the_page_gives_up(chromium, live, frozen(live))
 
 
 def test_a_tap_whose_write_waited_past_the_pages_wait_is_not_recorded(chromium, tmp_path):
@@ -67,24 +88,7 @@ def test_a_tap_whose_write_waited_past_the_pages_wait_is_not_recorded(chromium, 
     db = tmp_path / "busy.sqlite3"
     server = Server(db, threads=4, ghost_tap_ms=0)
     try:
-        path, match_id, _key = create_match(server, variant="paulista")
-        ctx = new_context(chromium)
-        page = ctx.new_page()
-        page.goto(server.url + path)
-        expect(page.locator("#scoreboard")).to_have_attribute("data-version", "0")
-        other = sqlite3.connect(db, isolation_level=None, timeout=10)
-        other.execute("BEGIN IMMEDIATE")  # another writer holds the file
-        try:
-            action_button(page, {"side": 0, "type": "hand_winner"}).click()
-            expect(page.locator("#not-recorded")).to_be_visible(timeout=(TAP_TIMEOUT_SECONDS + 7) * 1000)
-        finally:
-            other.execute("ROLLBACK")
-            other.close()
-        with page.expect_response(lambda r: "/board?" in r.url and r.status in (200, 204), timeout=15_000):
-            pass
-        assert stored_version(server, match_id) == 0
-        expect(page.locator("#score0")).to_have_text("0")
-        ctx.close()
+        tap_until_the_page_gives_up(chromium, server, database_held(db))
     finally:
         server.stop()
 
@@ -112,5 +116,5 @@ def test_an_undo_says_when_it_left_after_its_confirmation_not_when_it_was_tapped
     sent = float(parse_qs(posted.value.post_data)["sent"][0])
     assert sent > accepted[0] - 0.5, (sent, accepted)
     expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
-    assert stored_version(live, match_id) == 2
+    assert stored(live, match_id)["version"] == 2
     ctx.close()

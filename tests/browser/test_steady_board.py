@@ -4,14 +4,13 @@ corrections panel and the Undo confirmation, and share links that phones can ope
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from conftest import PHONE, action_button, api_act, create_match, new_context, request, watch_errors
+from conftest import PHONE, action_button, api_act, create_match, new_context, stored, watch_errors
 from live_server import Server
 from playwright.sync_api import expect
 
@@ -47,12 +46,6 @@ def set_up(live, variant, fields, actions):
     for action in actions:
         version = api_act(live, match_id, key, action, version)["version"]
     return path, match_id, key
-
-
-def stored(live, match_id) -> dict:
-    status, _h, text = request(live, "GET", f"/api/matches/{match_id}")
-    assert status == 200
-    return json.loads(text)
 
 
 @pytest.mark.parametrize(("variant", "fields"), VARIANTS, ids=[v for v, _f in VARIANTS])
@@ -372,26 +365,34 @@ def assert_scores_in_sight(page, banner: str) -> None:
         assert box["y"] + box["height"] <= top, (banner, score, box, top)
 
 
-def test_a_second_change_keeps_its_mark_a_whole_second(chromium, live):
-    """Two changes 0.7 s apart: the second one's mark gets its whole second (a tester saw the
-    first change's timer switch it off after 0.3 s). The page's clock is Playwright's."""
+SETTLED = re.compile(r"\bsettled\b")
+
+
+def clocked_board(chromium, live):
+    """A new paulista match on a phone whose clock is Playwright's: ``(context, page, the
+    card of Nós's score)``."""
     path, _match_id, _key = set_up(live, "paulista", {}, [])
     ctx = new_context(chromium)
     page = ctx.new_page()
     page.clock.install()
     page.goto(live.url + path)
-    card = page.locator(".scores .side0")
-    settled = re.compile(r"\bsettled\b")
+    return ctx, page, page.locator(".scores .side0")
+
+
+def test_a_second_change_keeps_its_mark_a_whole_second(chromium, live):
+    """Two changes 0.7 s apart: the second one's mark gets its whole second (a tester saw the
+    first change's timer switch it off after 0.3 s). The page's clock is Playwright's."""
+    ctx, page, card = clocked_board(chromium, live)
     for version in ("1", "2"):
         action_button(page, {"side": 0, "type": "hand_winner"}).click()
         page.clock.run_for(100)  # the frame and the two turns before the tap is sent
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", version)
-        expect(card).not_to_have_class(settled)
+        expect(card).not_to_have_class(SETTLED)
         page.clock.run_for(700)
     page.clock.run_for(200)  # 1.0 s after the first answer, 0.9 s after the second
-    expect(card).not_to_have_class(settled)
+    expect(card).not_to_have_class(SETTLED)
     page.clock.run_for(300)
-    expect(card).to_have_class(settled)
+    expect(card).to_have_class(SETTLED)
     ctx.close()
 
 
@@ -399,13 +400,7 @@ def test_an_unchanged_poll_does_not_hold_the_mark_longer(chromium, live):
     """htmx 4 fires its swap events for an unchanged poll too (204: nothing swapped); such a
     poll, answered within the second after a change, must not restart that second (a tester
     read that it did, and that only the timing of the polls kept the mark from staying)."""
-    path, _match_id, _key = set_up(live, "paulista", {}, [])
-    ctx = new_context(chromium)
-    page = ctx.new_page()
-    page.clock.install()
-    page.goto(live.url + path)
-    card = page.locator(".scores .side0")
-    settled = re.compile(r"\bsettled\b")
+    ctx, page, card = clocked_board(chromium, live)
     action_button(page, {"side": 0, "type": "hand_winner"}).click()
     page.clock.run_for(100)  # the frame and the two turns before the tap is sent
     expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
@@ -417,9 +412,9 @@ def test_an_unchanged_poll_does_not_hold_the_mark_longer(chromium, live):
         if page.evaluate("() => window.__polled") is not None:
             break
     assert page.evaluate("() => window.__polled") == 204
-    assert not settled.search(card.get_attribute("class"))
+    assert not SETTLED.search(card.get_attribute("class"))
     page.clock.run_for(500)  # 1.0 s after the change (read at once: the page's clock also runs on its own)
-    assert settled.search(card.get_attribute("class")), card.get_attribute("class")
+    assert SETTLED.search(card.get_attribute("class")), card.get_attribute("class")
     ctx.close()
 
 

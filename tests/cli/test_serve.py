@@ -49,25 +49,8 @@ def test_no_interfaces_falls_back_to_loopback(monkeypatch):
     assert serve.urls_for("0.0.0.0", 8000) == ["http://127.0.0.1:8000"]
 
 
-def test_serve_runs_waitress_and_prints_address_and_qr(interfaces, monkeypatch, tmp_path):
-    import waitress
-
-    calls = {}
-
-    class FakeServer:
-        effective_port = 8765
-
-        def run(self):
-            calls["ran"] = True
-
-        def close(self):
-            calls["closed"] = True
-
-    def create_server(app, **kw):
-        calls["app"], calls["kw"] = app, kw
-        return FakeServer()
-
-    monkeypatch.setattr(waitress, "create_server", create_server)
+def test_serve_runs_waitress_and_prints_address_and_qr(interfaces, waitress_stub, tmp_path):
+    calls = waitress_stub
     db = tmp_path / "sub" / "t.sqlite3"
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(db)])
     assert result.exit_code == 0, result.output

@@ -53,28 +53,12 @@ def test_the_recipe_serves_behind_its_proxy(pg_url):
         server.stop()
 
 
-def test_truco_db_names_the_database(tmp_path, monkeypatch):
-    import waitress
+def test_truco_db_names_the_database(tmp_path, waitress_stub):
     from click.testing import CliRunner
 
     from scorer.cli.main import cli
 
-    seen = {}
-
-    class FakeServer:
-        effective_port = 8000
-
-        def run(self):
-            pass
-
-        def close(self):
-            pass
-
-    def create_server(app, **kw):
-        seen["app"] = app
-        return FakeServer()
-
-    monkeypatch.setattr(waitress, "create_server", create_server)
+    seen = waitress_stub
     db = tmp_path / "from-env.sqlite3"
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--no-qr", "--retention-days", "0"],
                                 env={"TRUCO_DB": f"sqlite:///{db}"})

@@ -128,25 +128,8 @@ def test_plain_http_sends_neither(tmp_path):
     assert "Strict-Transport-Security" not in r.headers
 
 
-def test_serve_restricts_host_to_the_public_urls(tmp_path, monkeypatch):
-    import waitress
-
-    seen = {}
-
-    class FakeServer:
-        effective_port = 8000
-
-        def run(self):
-            pass
-
-        def close(self):
-            pass
-
-    def create_server(app, **kw):
-        seen["app"] = app
-        return FakeServer()
-
-    monkeypatch.setattr(waitress, "create_server", create_server)
+def test_serve_restricts_host_to_the_public_urls(tmp_path, waitress_stub):
+    seen = waitress_stub
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--db", str(tmp_path / "h.sqlite3"), "--no-qr",
                                       "--public-url", "https://truco.example/", "--retention-days", "0"])
     assert result.exit_code == 0, result.output

@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 
 #: Who made a change, as the audit log writes it.
 ORGANIZER = "organizer"
+#: Error codes of a correction refused because of what another one did first (HTTP 409).
+CONFLICTS = ("confirm_cascade", "changed_meanwhile", "already_done", "already_confirmed")
 #: The ``format`` field of a tournament export.
 EXPORT_FORMAT = "truco-scorer-tournament/1"
 
@@ -246,67 +248,112 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
     ``data``: ``{"kind": "walkover", "slot", "absent": side}``, ``{"kind": "abandonment",
     "slot", "abandoned": side, }``, ``{"kind": "reopen", "slot", "confirmed": bool}``,
     ``{"kind": "rename", "team": index, "name"}``, ``{"kind": "confirm", "slot", "side"}``
-    (0, 1, or 2 for the organizer deciding for both). A walkover or abandonment on a
-    slot that already has a result reopens it first. Without ``confirmed``, a change
-    that would undo later matches changes nothing and raises ``confirm_cascade``
-    listing them.
+    (0, 1, or 2 for the organizer deciding for both), each with an optional
+    ``"version"``: the tournament's version the correction was decided on (a newer one
+    refuses it with ``changed_meanwhile``). A walkover or abandonment on a slot that
+    already has a result reopens it first. Without ``confirmed``, a change that would
+    undo later matches changes nothing and raises ``confirm_cascade`` listing them.
+
+    Corrections are serialised per tournament: each one reads the tournament, decides and
+    writes in one transaction that holds the tournament (:func:`tournament_store.locked`),
+    so two at once (two teams confirming, the organizer too) each work from the state
+    the other left, and either is stored whole or refused with nothing changed.
 
     :raise core.TournamentError: bad correction (``bad_correction``, ``unknown_slot``,
-        ``not_playable``, ``confirm_cascade``, ``changed_meanwhile``, ...).
+        ``not_playable``, ``confirm_cascade``, ``changed_meanwhile``, ``already_done``, ...).
     """
-    loaded = advance(db, tid)
-    assert loaded is not None
     kind = data.get("kind")
     if kind not in CORRECTIONS:
         raise core.TournamentError("bad_correction", N_(
             "Unknown correction: choose walkover, abandonment, reopen, rename or confirm."))
-    if kind == "rename":
-        _rename_team(db, tid, loaded, data, who)
-        return {"undone": []}
+    seen = data.get("version")
+    if seen is not None and type(seen) is not int:
+        raise core.TournamentError("bad_correction", N_("The version must be a whole number."))
+    advance(db, tid)
+    renamed: list[tuple[str, str, str]] = []
+    undone: list[str] = []
+    try:
+        with tstore.locked(db, tid) as row:
+            if row is None:
+                raise core.TournamentError("unknown_tournament", N_("There is no tournament with this address."))
+            if seen is not None and seen != row.version:
+                raise _changed()
+            loaded = load(db, tid)
+            assert loaded is not None
+            if kind == "rename":
+                renamed = _rename_team(db, tid, loaded, data, who)
+            else:
+                undone = _apply(db, tid, loaded, kind, data, who)
+    except store.IntegrityError as e:  # cannot happen under the lock; never a 500 if it did
+        raise _changed() from e
+    for match_id, old, new in renamed:  # the matches' own rows, after the tournament's transaction
+        m = store.get_match(db, match_id)
+        if m is not None:
+            store.rename_match(db, match_id, [new if n == old else n for n in m.names])
+    advance(db, tid)
+    return {"undone": undone}
+
+
+def _changed() -> core.TournamentError:
+    return core.TournamentError("changed_meanwhile", N_("The tournament changed meanwhile: look again and retry."))
+
+
+def _apply(db: sqlite3.Connection, tid: str, loaded: Loaded, kind: str, data: dict[str, Any],
+           who: str) -> list[str]:
+    """A correction of one slot (not ``rename``), decided on ``loaded`` as read inside the
+    caller's transaction; returns the slots it undoes."""
     slot_id = data.get("slot")
     if not isinstance(slot_id, str):
         raise core.TournamentError("bad_correction", N_("This correction needs the match (slot)."))
     loaded.t.slot(slot_id)
     if kind == "confirm":
         _confirm_result(db, tid, loaded, slot_id, data, who)
-        return {"undone": []}
+        return []
+    had = loaded.results.get(slot_id)
+    side = data.get("absent" if kind == "walkover" else "abandoned")
+    if had is not None and had.kind == kind and type(side) is int and had.winner == 1 - side:
+        raise core.TournamentError("already_done", N_("This match already has this result: nothing changed."))
     undone: list[str] = []
-    if slot_id in loaded.results or kind == "reopen":
+    if had is not None or kind == "reopen":
         undone = _reopen(db, tid, loaded, slot_id, data, who)
         if kind == "reopen":
-            advance(db, tid)
-            return {"undone": undone}
+            return undone
         loaded = load(db, tid)
         assert loaded is not None
     _record_absence(db, tid, loaded, slot_id, kind, data, who)
-    advance(db, tid)
-    return {"undone": undone}
+    return undone
 
 
-def _rename_team(db: sqlite3.Connection, tid: str, loaded: Loaded, data: dict[str, Any], who: str) -> None:
-    """The ``rename`` correction: the team's new name, in the tournament and on its matches."""
+def _rename_team(db: sqlite3.Connection, tid: str, loaded: Loaded, data: dict[str, Any],
+                 who: str) -> list[tuple[str, str, str]]:
+    """The ``rename`` correction: the team's new name in the tournament; returns ``(match id,
+    old name, new name)`` for each of its matches, whose rows the caller renames."""
     team, name = data.get("team"), data.get("name")
     if type(team) is not int or not 0 <= team < len(loaded.row.teams) or not isinstance(name, str):
         raise core.TournamentError("bad_correction", N_("Renaming needs a team number and a name."))
     teams = list(loaded.row.teams)
     teams[team] = name
     teams = list(core.check_teams(teams))
-    for match_id in tstore.rename_team(db, tid, team, teams[team], who):
-        m = store.get_match(db, match_id)
-        if m is not None:
-            store.rename_match(db, match_id, [teams[team] if n == loaded.row.teams[team] else n for n in m.names])
+    old = loaded.row.teams[team]
+    return [(match_id, old, teams[team]) for match_id in tstore.rename_team(db, tid, team, teams[team], who)]
 
 
 def _confirm_result(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data: dict[str, Any],
                     who: str) -> None:
-    """The ``confirm`` correction: a side (or the organizer, side 2) confirms a slot's result."""
+    """The ``confirm`` correction: a side (or the organizer, side 2) confirms a slot's result.
+
+    :raise core.TournamentError: ``already_confirmed`` (that side's confirmation, or both
+        for the organizer, was already there: nothing written).
+    """
     side = data.get("side")
     if side not in (0, 1, 2) or type(side) is not int:
         raise core.TournamentError("bad_correction", N_("Confirming needs a side: 0, 1 or 2 (organizer)."))
     new = core.confirm(loaded.t, loaded.results, slot_id, side)
-    tstore.update_result(db, tid, slot_id, loaded.results[slot_id].to_json(), new[slot_id].to_json(),
-                         who, "confirm")
-    advance(db, tid)
+    if new[slot_id] == loaded.results[slot_id]:
+        raise core.TournamentError("already_confirmed", N_("This result was already confirmed: nothing changed."))
+    if not tstore.update_result(db, tid, slot_id, loaded.results[slot_id].to_json(), new[slot_id].to_json(),
+                                who, "confirm"):
+        raise _changed()
 
 
 def _reopen(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data: dict[str, Any],
@@ -328,8 +375,7 @@ def _reopen(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data
     srow = loaded.slots[slot_id]
     hold = series_stamp(tstore.series_games(db, srow.series_id)) if srow.series_id else None
     if not tstore.reopen(db, tid, slot_id, undone, loaded.row.version, who, before, hold):
-        raise core.TournamentError("changed_meanwhile", N_(
-            "The tournament changed meanwhile: look again and retry."))
+        raise _changed()
     return undone
 
 
@@ -352,7 +398,7 @@ def _record_absence(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: s
         tentos = (sum(g[0][0] for g in games), sum(g[0][1] for g in games))
     result = core.Result(kind, 1 - side, tentos, (0, 0), (0, 1))
     if not tstore.record_result(db, tid, slot_id, result.to_json(), who, kind):
-        raise core.TournamentError("changed_meanwhile", N_("The tournament changed meanwhile: look again and retry."))
+        raise _changed()
 
 
 def stamp(db: sqlite3.Connection, tid: str) -> str | None:

@@ -20,6 +20,8 @@ import json
 import secrets
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -221,6 +223,7 @@ def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, i
     tournament was reopened since ``epoch``: the caller looks again."""
     linked = 0
     with store.write(db):
+        _lock(db, tid)
         if db.execute("SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"] != epoch:
             return -1
         used = {r["table_number"] for r in db.execute(
@@ -247,6 +250,7 @@ def record_result(db: sqlite3.Connection, tid: str, slot: str, result: dict[str,
     """Store the first result of a slot and audit it; False (nothing stored) if it already
     had one, or if ``epoch`` is given and the tournament was reopened since."""
     with store.write(db):
+        _lock(db, tid)
         if epoch is not None and db.execute(
                 "SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"] != epoch:
             return False
@@ -264,8 +268,10 @@ def record_result(db: sqlite3.Connection, tid: str, slot: str, result: dict[str,
 
 def update_result(db: sqlite3.Connection, tid: str, slot: str, before: dict[str, Any] | None,
                   after: dict[str, Any] | None, who: str, kind: str) -> bool:
-    """Replace a slot's result (``before`` must still be the stored one), audited."""
+    """Replace a slot's result (``before`` must still be the stored one), audited; False
+    (nothing changed) if it no longer is."""
     with store.write(db):
+        _lock(db, tid)
         r = db.execute("SELECT result FROM tournament_slot WHERE tournament_id = :t AND slot = :slot",
                        {"t": tid, "slot": slot}).fetchone()
         if r is None or (json.loads(r["result"]) if r["result"] else None) != before:
@@ -285,6 +291,7 @@ def reopen(db: sqlite3.Connection, tid: str, slot: str, undone: list[str], versi
     outside the tournament), in one transaction, audited. Guarded by the tournament's
     ``version``: False, nothing changed, if anything changed since the caller looked."""
     with store.write(db):
+        _lock(db, tid)
         cur = db.execute("UPDATE tournament SET version = version + 1, epoch = epoch + 1, updated = :now"
                          " WHERE id = :t AND version = :v", {"now": time.time(), "t": tid, "v": version})
         if cur.rowcount != 1:
@@ -304,6 +311,7 @@ def rename_team(db: sqlite3.Connection, tid: str, team: int, name: str, who: str
     """Rename team ``team`` (index), audited; returns the match ids whose side names the
     caller should update too (every game of every slot series)."""
     with store.write(db):
+        _lock(db, tid)
         row = get_tournament(db, tid)
         teams = list(row.teams)  # type: ignore[union-attr]
         before, teams[team] = teams[team], name
@@ -319,6 +327,7 @@ def set_lots(db: sqlite3.Connection, tid: str, drawn: dict[int, int], who: str, 
     """Add drawn lots (team -> number) for a tie that needed them, audited (teams that
     already have a lot keep it)."""
     with store.write(db):
+        _lock(db, tid)
         row = get_tournament(db, tid)
         lots = dict(row.lots)  # type: ignore[union-attr]
         new = {t: n for t, n in drawn.items() if t not in lots}
@@ -339,6 +348,28 @@ def get_audit(db: sqlite3.Connection, tid: str) -> list[dict[str, Any]]:
          "after": json.loads(r["after_value"]) if r["after_value"] else None}
         for r in db.execute("SELECT * FROM tournament_audit WHERE tournament_id = :t ORDER BY seq", {"t": tid})
     ]
+
+
+@contextmanager
+def locked(db: sqlite3.Connection, tid: str) -> Iterator[TournamentRow | None]:
+    """One write transaction that holds the tournament ``tid`` (None if there is none) for
+    itself: every other write to that tournament waits until it commits, so what the
+    caller reads inside it is still true when it writes (a correction decides on the state
+    as it is, and two corrections or confirmations never work from the same old state).
+    The writes above join it. SQLite's ``BEGIN IMMEDIATE`` already lets one writer in at a
+    time; PostgreSQL locks the tournament's row (``FOR UPDATE``)."""
+    with store.write(db):
+        _lock(db, tid)
+        yield get_tournament(db, tid)
+
+
+def _lock(db: sqlite3.Connection, tid: str) -> None:
+    """Lock the tournament's row for this write transaction (PostgreSQL; SQLite's writers
+    already wait for each other). Every write to a tournament takes it first, so writers
+    always lock in the same order (tournament, then its slots and audit): no deadlock, and
+    the audit's next ``seq`` is read by one writer at a time."""
+    if db.dialect != "sqlite":
+        db.execute("SELECT id FROM tournament WHERE id = :t FOR UPDATE", {"t": tid})
 
 
 def _bump(db: sqlite3.Connection, tid: str) -> None:

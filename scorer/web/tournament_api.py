@@ -67,8 +67,10 @@ def correct(tid: str):
     ``{"undone", "state"}``.
 
     :raise 403: no or wrong ``X-Organizer-Key``. :raise 409: ``confirm_cascade`` (the
-    matches it would undo are in ``allowed``; send ``"confirmed": true``) or
-    ``changed_meanwhile``. :raise 422: a bad correction.
+    matches it would undo are in ``allowed``; send ``"confirmed": true``),
+    ``changed_meanwhile`` (another correction came first, or the tournament is no longer
+    at the ``version`` sent), ``already_done`` or ``already_confirmed`` (nothing to
+    change). :raise 422: a bad correction.
     """
     loaded = get_tournament_or_404(tid)
     check_organizer(loaded, request.headers.get("X-Organizer-Key"))
@@ -76,7 +78,7 @@ def correct(tid: str):
     try:
         done = service.correct(get_db(), tid, data)
     except TrucoError as e:
-        return error_json(e, 409 if e.code in ("confirm_cascade", "changed_meanwhile") else 422)
+        return error_json(e, 409 if e.code in service.CONFLICTS else 422)
     return jsonify(undone=done["undone"], state=describe_tournament(get_tournament_or_404(tid), organizer=True))
 
 

@@ -279,7 +279,7 @@ def correct(tid: str, key: str):
     form = request.form
     data: dict[str, Any] = {"kind": form.get("kind"), "slot": form.get("slot"),
                             "confirmed": form.get("confirmed") == "1", "name": form.get("name")}
-    for field in ("absent", "abandoned", "side", "team"):
+    for field in ("absent", "abandoned", "side", "team", "version"):
         if form.get(field, "").isdigit():
             data[field] = int(form[field])
     try:
@@ -341,7 +341,11 @@ def team_page(tid: str, team: int, key: str):
 
 @bp.post("/t/<tid>/team/<int:team>/<key>/confirm")
 def team_confirm(tid: str, team: int, key: str):
-    """The team confirms a finished match's result."""
+    """The team confirms a finished match's result.
+
+    :raise 409: its confirmation (or the organizer's) was already there, or the result
+        changed meanwhile: nothing written. :raise 422: not this team's match, no result.
+    """
     loaded = get_tournament_or_404(tid)
     check_team(loaded, team, key)
     slot = request.form.get("slot", "")
@@ -352,7 +356,7 @@ def team_confirm(tid: str, team: int, key: str):
         service.correct(get_db(), tid, {"kind": "confirm", "slot": slot, "side": sv.teams.index(team)},
                         who=f"team {loaded.row.teams[team]}")
     except TrucoError as e:
-        abort(422, e.render(translate))
+        abort(409 if e.code in service.CONFLICTS else 422, e.render(translate))
     return redirect(url_for("tournaments.team_page", tid=tid, team=team, key=key), 303)
 
 

@@ -119,6 +119,7 @@ class Database:
         self.raw = self.fairy.driver_connection
         self._error = eng.dialect.loaded_dbapi.Error
         self.broken = False  # the connection was lost and dropped: every statement fails fast
+        self.depth = 0  # write transactions open on it (:func:`write`; an inner one joins the outer)
 
     def execute(self, statement: str, params: dict[str, Any] | list[dict[str, Any]] | None = None) -> Rows:
         if STATEMENT_LISTENERS:
@@ -190,15 +191,27 @@ def write(db: Database) -> Iterator[Database]:
     """One write transaction: committed when the block ends (a ``return`` inside it
     included), rolled back if it raises. SQLite's is ``BEGIN IMMEDIATE`` (writers wait
     for each other here); PostgreSQL's a plain ``BEGIN`` (row locks order the writers).
-    A connection that cannot even roll back is dropped."""
+    A ``write`` inside another on the same connection joins it: the outer one commits
+    (a correction reads, decides and writes a tournament in one transaction). A
+    connection that cannot even roll back is dropped."""
+    if db.depth:
+        db.depth += 1
+        try:
+            yield db
+        finally:
+            db.depth -= 1
+        return
     db.execute("BEGIN IMMEDIATE" if db.dialect == "sqlite" else "BEGIN")
+    db.depth = 1
     try:
         yield db
     except BaseException:
+        db.depth = 0
         if not db.broken:  # a lost connection has no transaction left to roll back
             try:
                 db.execute("ROLLBACK")
             except DBAPIError:
                 db.invalidate(close=False)
         raise
+    db.depth = 0
     db.execute("COMMIT")

@@ -1,13 +1,18 @@
-"""``truco db``: copy every match between databases, and prune idle ones.
+"""``truco db``: copy every tournament and match between databases, and prune idle ones.
 
-``truco db copy --from SOURCE --to TARGET`` copies matches (settings, key hashes, series,
-players, every action) from one database to another, SQLite to PostgreSQL or back,
-keeping their ids, so links and QR codes already shared keep working on the new one.
-Each copied match is replayed by the engine on the target and must reach the state
-replayed from the source and the score stored with it; the command reports the count.
+``truco db copy --from SOURCE --to TARGET`` copies tournaments (settings, teams, players,
+seeds, lots, slots with their match links, audit, the organizer's and teams' keys as
+stored) and matches (settings, key hashes, series, players, every action) from one
+database to another, SQLite to PostgreSQL or back, keeping their ids, so links and QR
+codes already shared (organizer, TV, team, table) keep working on the new one. Each
+copied match is replayed by the engine on the target and must reach the state replayed
+from the source and the score stored with it; every match a copied tournament links to
+must be on the target; the command reports the counts.
 
-``truco db prune --db URL --idle-days N [--dry-run]`` deletes the matches of every
-Revanche series nothing happened in for N days (:func:`scorer.app.store.prune`).
+``truco db prune --db URL --idle-days N [--dry-run]`` deletes every tournament nothing
+happened in for N days, whole, with its matches (:func:`scorer.app.store.prune_tournaments`),
+and the matches of every other Revanche series nothing happened in for N days
+(:func:`scorer.app.store.prune`).
 """
 
 from __future__ import annotations
@@ -48,60 +53,82 @@ def replayed(db: store.Database, match_id: str) -> tuple[tuple[int, int], int | 
 
 @click.group("db")
 def db_group() -> None:
-    """Copy matches between databases (SQLite, PostgreSQL) and prune idle ones."""
+    """Copy tournaments and matches between databases (SQLite, PostgreSQL) and prune idle ones."""
 
 
 @db_group.command("copy")
 @click.option("--from", "source", required=True, help="Database to copy from: a SQLite path or URL, or postgresql://...")
 @click.option("--to", "target", required=True, help="Database to copy into (created or upgraded first).")
 def copy_command(source: str, target: str) -> None:
-    """Copy every match from SOURCE to TARGET and check each replays to the same state.
+    """Copy every tournament and match from SOURCE to TARGET and check each match replays
+    to the same state and each tournament's matches are there.
 
-    Matches already in TARGET (same id) are left as they are and counted apart. Exits
-    with status 1 if a copied match does not replay to its source's state.
+    Tournaments and matches already in TARGET (same id) are left as they are and counted
+    apart. Exits with status 1 if a copied match does not replay to its source's state,
+    or a copied tournament links to a match TARGET lacks.
     """
     if store.database_url(database_setting(source)) == store.database_url(database_setting(target)):
         raise click.BadParameter("--from and --to name the same database", param_hint="--to")
     src, dst = _open(source, "--from"), _open(target, "--to")
-    copied = skipped = 0
-    wrong: list[str] = []
     try:
-        for match_id in store.match_ids(src):
-            if not store.copy_match(src, dst, match_id):
-                skipped += 1
-                continue
-            copied += 1
-            row = store.get_match(src, match_id)
-            try:
-                ok = replayed(dst, match_id) == replayed(src, match_id) == (row.score, row.winner, row.version)
-            except TrucoError:
-                ok = False
-            if not ok:
-                wrong.append(match_id)
+        # Tournaments first: every match a copied slot links to already exists, so it is copied below.
+        tournaments = [tid for tid in store.tournament_ids(src) if store.copy_tournament(src, dst, tid)]
+        skipped_t = len(store.tournament_ids(src)) - len(tournaments)
+        copied, skipped, wrong = _copy_matches(src, dst)
+        broken = [tid for tid in tournaments if store.unlinked_matches(dst, tid)]
     finally:
         src.close()
         dst.close()
-    click.echo(f"Copied {copied} matches ({skipped} already there) from {store.describe(store.database_url(database_setting(source)))}"
-               f" to {store.describe(store.database_url(database_setting(target)))}; "
-               f"{copied - len(wrong)} replay to the same state.")
+    where = (f"from {store.describe(store.database_url(database_setting(source)))}"
+             f" to {store.describe(store.database_url(database_setting(target)))}")
+    click.echo(f"Copied {copied} matches ({skipped} already there) and {len(tournaments)} tournaments"
+               f" ({skipped_t} already there) {where}; {copied - len(wrong)} replay to the same state.")
     if wrong:
         raise click.ClickException(f"{len(wrong)} copied matches replay differently: {', '.join(wrong)}")
+    if broken:
+        raise click.ClickException(f"{len(broken)} copied tournaments link to matches not copied: {', '.join(broken)}")
+
+
+def _copy_matches(src: store.Database, dst: store.Database) -> tuple[int, int, list[str]]:
+    """Copy every match of ``src`` missing from ``dst``: ``(copied, already there, ids of
+    copies that do not replay to their source's state)``."""
+    copied = skipped = 0
+    wrong: list[str] = []
+    for match_id in store.match_ids(src):
+        if not store.copy_match(src, dst, match_id):
+            skipped += 1
+            continue
+        copied += 1
+        row = store.get_match(src, match_id)
+        try:
+            ok = replayed(dst, match_id) == replayed(src, match_id) == (row.score, row.winner, row.version)
+        except TrucoError:
+            ok = False
+        if not ok:
+            wrong.append(match_id)
+    return copied, skipped, wrong
 
 
 @db_group.command("prune")
 @click.option("--db", "db_path", default=DEFAULT_DB, show_default=True, envvar="TRUCO_DB",
               help="The database: SQLite path or URL, or postgresql://... (also TRUCO_DB).")
 @click.option("--idle-days", required=True, type=click.IntRange(1, 36500),
-              help="Delete the matches of every Revanche series idle at least this many days.")
+              help="Delete every tournament, and the matches of every other Revanche series, idle at least this many days.")
 @click.option("--dry-run", is_flag=True, help="Only say what would be deleted.")
 def prune_command(db_path: str, idle_days: int, dry_run: bool) -> None:
-    """Delete idle matches, finished or abandoned (a whole series at a time)."""
+    """Delete idle tournaments (whole, with their matches) and idle matches, finished or
+    abandoned (a whole series at a time); a match of a tournament goes only with it."""
     db = _open(db_path, "--db")
     try:
+        tournaments = store.prune_tournaments(db, idle_days * 86400, dry_run=dry_run)
         ids = store.prune(db, idle_days * 86400, dry_run=dry_run)
     finally:
         db.close()
     verb = "Would delete" if dry_run else "Deleted"
-    click.echo(f"{verb} {len(ids)} matches idle for {idle_days} days or more.")
+    in_them = sum(len(t.matches) for t in tournaments)
+    click.echo(f"{verb} {len(ids)} matches idle for {idle_days} days or more, and {len(tournaments)} whole"
+               f" tournaments idle as long ({in_them} matches in them).")
+    for t in tournaments if dry_run else ():
+        click.echo(f"  tournament {t.id} {t.name!r} ({len(t.matches)} matches)")
     for match_id in ids if dry_run else ():
         click.echo(f"  {match_id}")

@@ -100,8 +100,8 @@ def rate_limits(values: tuple[str, ...]) -> dict[str, str]:
 
 
 def start_pruning(database: str, retention_days: int) -> None:
-    """Delete matches idle for ``retention_days`` now and once a day after (a daemon
-    thread of this process; 0 turns it off)."""
+    """Delete tournaments (whole) and matches idle for ``retention_days`` now and once a
+    day after (a daemon thread of this process; 0 turns it off)."""
     if retention_days <= 0:
         return
     stop = threading.Event()
@@ -111,6 +111,7 @@ def start_pruning(database: str, retention_days: int) -> None:
             try:
                 conn = store.connect(database)
                 try:
+                    store.prune_tournaments(conn, retention_days * 86400)
                     store.prune(conn, retention_days * 86400)
                 finally:
                     conn.close()

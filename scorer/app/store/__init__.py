@@ -26,7 +26,7 @@ The package is in rooms, one job each: :mod:`.engines` (URLs, one engine and poo
 database), :mod:`.connection` (:class:`Database`, :func:`write`), :mod:`.migrations`,
 :mod:`.keys` (ids and edit keys), :mod:`.matches` (match rows), :mod:`.actions` (the
 action list), :mod:`.series` (the Revanche and its tally) and :mod:`.upkeep` (copy and
-prune, for ``truco db``). Callers use the names below, as ``store.get_match(...)``.
+prune matches and whole tournaments, for ``truco db``). Callers use the names below, as ``store.get_match(...)``.
 
 This package imports neither Flask nor the engine.
 """
@@ -43,15 +43,18 @@ from scorer.app.store.keys import EDIT_KEY_BYTES, KEY_HASH_PREFIX, MATCH_ID_BYTE
 from scorer.app.store.matches import MatchRow, create_match, get_match, get_matches, import_match, rename_match
 from scorer.app.store.migrations import MIGRATIONS, init_db, migrate, run_script, schema_version
 from scorer.app.store.series import create_rematch, series_games, series_tally
-from scorer.app.store.upkeep import MATCH_COLUMNS, copy_match, match_ids, prune
+from scorer.app.store.upkeep import (
+    MATCH_COLUMNS, PrunedTournament, copy_match, copy_tournament, match_ids, prune, prune_tournaments, tournament_ids,
+    unlinked_matches,
+)
 from scorer.core.errors import RuleError
 
 __all__ = [
     "CONNECT_TIMEOUT", "DBAPIError", "DEFAULT_DB", "Database", "DeadlinePassed", "DatabaseURLError", "EDIT_KEY_BYTES", "IntegrityError",
     "InterfaceError", "KEY_HASH_PREFIX", "MATCH_COLUMNS", "MATCH_ID_BYTES", "MIGRATIONS", "MatchRow",
-    "OperationalError", "Row", "Rows", "RuleError", "STATEMENT_LISTENERS", "UNAVAILABLE", "append_action", "connect",
-    "copy_match", "create_match", "create_rematch", "database_url", "describe", "dispose_all", "engine", "get_action",
+    "OperationalError", "PrunedTournament", "Row", "Rows", "RuleError", "STATEMENT_LISTENERS", "UNAVAILABLE", "append_action", "connect",
+    "copy_match", "copy_tournament", "create_match", "create_rematch", "database_url", "describe", "dispose_all", "engine", "get_action",
     "get_actions", "get_match", "get_matches", "hash_key", "import_match", "init_db", "match_ids", "migrate",
-    "new_edit_key", "new_id", "prune", "rename_match", "run_script", "schema_version", "series_games", "series_tally",
-    "sqlite_path", "write",
+    "new_edit_key", "new_id", "prune", "prune_tournaments", "rename_match", "run_script", "schema_version", "series_games", "series_tally",
+    "sqlite_path", "tournament_ids", "unlinked_matches", "write",
 ]

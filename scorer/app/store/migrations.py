@@ -47,6 +47,11 @@ MIGRATIONS: list[str | dict[str, str] | Callable[[Database], None]] = [
     "CREATE INDEX IF NOT EXISTS match_updated ON match (updated)",
     # 5: tournaments, their slots and audit log (issue 11); the SQL is in scorer.app.tournament_store.
     lambda db: run_script(db, __import__("scorer.app.tournament_store", fromlist=["MIGRATION"]).MIGRATION),
+    # 6: a tournament's times to the second on PostgreSQL too (its REAL is 4 bytes: steps of 2 minutes
+    # at today's dates), so `truco db copy` carries them as stored (issue 19).
+    {"sqlite": "", "postgresql": "ALTER TABLE tournament ALTER COLUMN created TYPE DOUBLE PRECISION,"
+                                 " ALTER COLUMN updated TYPE DOUBLE PRECISION;"
+                                 "ALTER TABLE tournament_audit ALTER COLUMN at TYPE DOUBLE PRECISION"},
 ]
 
 

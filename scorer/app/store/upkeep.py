@@ -1,10 +1,16 @@
-"""What ``truco db`` does to a whole database: list and copy matches between databases, and
-prune the idle Revanche series.
+"""What ``truco db`` does to a whole database: list and copy matches and tournaments between
+databases, and prune the idle Revanche series and tournaments.
+
+A tournament is one unit here: copied whole (its row, slots and audit; the matches its
+slots link to are ordinary matches, copied by :func:`copy_match`), and pruned whole, with
+its matches, once nothing happened in it or any of its matches for the idle time; until
+then none of its matches is pruned.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from scorer.app.store.connection import Database, write
 
@@ -45,15 +51,101 @@ def copy_match(source: Database, target: Database, match_id: str) -> bool:
     return True
 
 
+#: The tables of a tournament, copied row by row as stored (every column: keys, JSON, times).
+TOURNAMENT_TABLES = (("tournament", "id", "id"), ("tournament_slot", "tournament_id", "position"),
+                     ("tournament_audit", "tournament_id", "seq"))
+#: The series a tournament's slots play (their matches belong to the tournament).
+_TOURNAMENT_SERIES = "SELECT series_id FROM tournament_slot WHERE series_id IS NOT NULL"
+
+
+def tournament_ids(db: Database) -> list[str]:
+    """Every stored tournament id, oldest first."""
+    return list(db.execute("SELECT id FROM tournament ORDER BY created, id").scalars())
+
+
+def copy_tournament(source: Database, target: Database, tid: str) -> bool:
+    """Copy one tournament from ``source`` to ``target`` in one transaction, keeping its id
+    and every column as stored: settings, teams, players, seeds, lots, the organizer's and
+    the teams' keys, version and times; its slots with their match links, tables, results
+    and holds; its audit. Its matches are copied apart (:func:`copy_match`); copy the
+    tournament first, so every match it links to exists by the time the matches are
+    copied. False (nothing written) when ``target`` already has a tournament with that id.
+
+    :raise LookupError: ``source`` has no such tournament.
+    """
+    rows = {table: source.execute(f"SELECT * FROM {table} WHERE {key} = :id ORDER BY {order}",
+                                  {"id": tid}).mappings().all()
+            for table, key, order in TOURNAMENT_TABLES}
+    if not rows["tournament"]:
+        raise LookupError(tid)
+    with write(target):
+        if target.execute("SELECT 1 FROM tournament WHERE id = :id", {"id": tid}).first() is not None:
+            return False
+        for table, _key, _order in TOURNAMENT_TABLES:
+            if rows[table]:
+                cols = list(rows[table][0])  # the schema's own column names, the same on both databases
+                target.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join(':' + c for c in cols)})",
+                               [dict(r) for r in rows[table]])
+    return True
+
+
+def unlinked_matches(db: Database, tid: str) -> list[str]:
+    """The match ids a tournament's slots link to that ``db`` does not have (none once a
+    copy is whole: every table link opens its match)."""
+    return list(db.execute(
+        "SELECT s.match_id FROM tournament_slot s WHERE s.tournament_id = :t AND s.match_id IS NOT NULL"
+        " AND NOT EXISTS (SELECT 1 FROM match m WHERE m.id = s.match_id) ORDER BY s.position", {"t": tid}).scalars())
+
+
+@dataclass(frozen=True)
+class PrunedTournament:
+    """A tournament :func:`prune_tournaments` deleted (or would): ``id``, ``name``, and the
+    ids of its matches."""
+
+    id: str
+    name: str
+    matches: tuple[str, ...]
+
+
+def prune_tournaments(db: Database, idle_seconds: float, *, dry_run: bool = False,
+                      now: float | None = None) -> list[PrunedTournament]:
+    """Delete every tournament in which nothing happened for ``idle_seconds``: no change
+    to the tournament itself (its ``updated``: results, corrections, confirmations, new
+    matches) and no action on any of its matches. It goes whole: its row, slots, audit,
+    and the matches of its slots' series with their actions. Returns them (or, with
+    ``dry_run``, those that would go), oldest first."""
+    cutoff = (time.time() if now is None else now) - idle_seconds
+    idle = ("SELECT t.id FROM tournament t WHERE t.updated < :cutoff AND NOT EXISTS (SELECT 1 FROM tournament_slot s"
+            " JOIN match m ON m.series = s.series_id WHERE s.tournament_id = t.id AND m.updated >= :cutoff)")
+    out: list[PrunedTournament] = []
+    with write(db):
+        for tid, name in db.execute(f"SELECT id, name FROM tournament WHERE id IN ({idle}) ORDER BY created, id",
+                                    {"cutoff": cutoff}).all():
+            ids = tuple(db.execute(
+                "SELECT m.id FROM match m WHERE m.series IN (SELECT series_id FROM tournament_slot"
+                " WHERE tournament_id = :t) ORDER BY m.created, m.id", {"t": tid}).scalars())
+            out.append(PrunedTournament(tid, name, ids))
+            if not dry_run:
+                for statement in ("DELETE FROM action WHERE match_id IN ({m})", "DELETE FROM match WHERE id IN ({m})",
+                                  "DELETE FROM tournament_audit WHERE tournament_id = :t",
+                                  "DELETE FROM tournament_slot WHERE tournament_id = :t",
+                                  "DELETE FROM tournament WHERE id = :t"):
+                    db.execute(statement.format(m="SELECT m.id FROM match m WHERE m.series IN (SELECT series_id"
+                                                  " FROM tournament_slot WHERE tournament_id = :t)"), {"t": tid})
+    return out
+
+
 def prune(db: Database, idle_seconds: float, *, dry_run: bool = False, now: float | None = None) -> list[str]:
     """Delete the matches of every Revanche series in which nothing changed for
     ``idle_seconds`` (finished and abandoned alike; a series goes whole, so a tally is
-    never cut), with their actions. Returns the ids deleted (or, with ``dry_run``, that
-    would be), oldest first.
+    never cut), with their actions, except a tournament's (:func:`prune_tournaments`
+    deletes those with their tournament). Returns the ids deleted (or, with ``dry_run``,
+    that would be), oldest first.
     """
     cutoff = (time.time() if now is None else now) - idle_seconds
     idle = ("SELECT id FROM match WHERE series IN"
-            " (SELECT series FROM match GROUP BY series HAVING MAX(updated) < :cutoff)")
+            " (SELECT series FROM match GROUP BY series HAVING MAX(updated) < :cutoff)"
+            f" AND series NOT IN ({_TOURNAMENT_SERIES})")
     with write(db):
         ids = list(db.execute(idle + " ORDER BY created, id", {"cutoff": cutoff}).scalars())
         if ids and not dry_run:

@@ -176,3 +176,44 @@ def test_two_corrections_at_once_one_wins_the_other_is_told(url):
     disagreements = [w for n in range(RACES) for w in correction_race(url, n)]
     print(f"\ncorrection races: {RACES} races of two corrections at once; disagreements: {len(disagreements)}")
     assert disagreements == []
+
+
+LANGS = {
+    "pt": ({"Accept-Language": "pt-BR,pt;q=0.9"}, "já estava confirmado", "já tem este resultado", "mudou enquanto isso"),
+    "es": ({"Accept-Language": "es-AR,es;q=0.9"}, "ya estaba confirmado", "ya tiene este resultado", "cambió mientras"),
+    "en": ({"Accept-Language": "en-US,en;q=0.9"}, "already confirmed", "already has this result", "changed meanwhile"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_what_came_first_is_said_in_the_users_language(client, lang):
+    """The answers a racing loser gets, one at a time: 409, nothing written, and why."""
+    headers, confirmed, has, changed = LANGS[lang]
+    t = client.post("/api/tournaments", json={"variant": "truco-15", "teams": ["Ana", "Bia"], "confirm": True}).get_json()
+    org = {"X-Organizer-Key": t["organizer_key"], **headers}
+    api = f"/api/tournaments/{t['id']}"
+    m = matches(client.get(api, headers=org).get_json())["main:1:1"]
+    key = m["edit_url"].rsplit("/", 1)[1]
+    client.post(f"/api/matches/{m['id']}/actions", headers={"X-Edit-Key": key},
+                json={"action": {"type": "adjust", "side": 0, "delta": 15}, "version": 0})
+    version = client.get(api).get_json()["version"]
+    assert client.post(f"{api}/corrections", json={"kind": "confirm", "slot": "main:1:1", "side": 2},
+                       headers=org).status_code == 200
+    audit = client.get(f"{api}/export").get_json()["audit"]
+    page = client.get(f"/t/{t['id']}/{t['organizer_key']}").get_data(as_text=True)
+    team, team_key = re.findall(rf"/t/{t['id']}/team/(\d+)/([A-Za-z0-9_-]+)", page)[0]
+    r = client.post(f"/t/{t['id']}/team/{team}/{team_key}/confirm", data={"slot": "main:1:1"}, headers=headers)
+    assert r.status_code == 409 and confirmed in r.get_data(as_text=True)
+    r = client.post(f"{api}/corrections", json={"kind": "confirm", "slot": "main:1:1", "side": 2}, headers=org)
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "already_confirmed"
+    assert confirmed in r.get_json()["error"]["message"]
+    r = client.post(f"{api}/corrections", headers=org,
+                    json={"kind": "walkover", "slot": "main:1:1", "absent": 0, "version": version})
+    assert r.status_code == 409 and changed in r.get_json()["error"]["message"]  # decided on an older state
+    assert client.get(f"{api}/export").get_json()["audit"] == audit  # nothing written by any of them
+    for _ in range(2):  # a walkover sent twice: the second changes nothing and says so
+        r = client.post(f"{api}/corrections", json={"kind": "walkover", "slot": "main:1:1", "absent": 1}, headers=org)
+    assert r.status_code == 409 and r.get_json()["error"]["code"] == "already_done"
+    assert has in r.get_json()["error"]["message"]
+    r = client.post(f"{api}/corrections", json={"kind": "reopen", "slot": "main:1:1", "version": "7"}, headers=org)
+    assert r.status_code == 422 and r.get_json()["error"]["code"] == "bad_correction"

@@ -31,6 +31,10 @@ def url(db_url):
     srv.stop()
 
 
+def backend(db_url):
+    return "PostgreSQL" if str(db_url).startswith("postgresql") else "SQLite"
+
+
 def all_at_once(posts):
     """Run each ``post()`` in its own thread, released together; their answers in order
     (an exception stands for a request that got no answer)."""
@@ -125,10 +129,12 @@ def confirm_race(url, with_organizer):
 
 
 @pytest.mark.parametrize("with_organizer", [False, True], ids=["teams", "teams-and-organizer"])
-def test_confirmations_at_the_same_instant_all_count_once(url, with_organizer):
+def test_confirmations_at_the_same_instant_all_count_once(url, db_url, with_organizer):
     disagreements = [(n, w) for n in range(RACES) for w in confirm_race(url, with_organizer)]
-    print(f"\nconfirm races: {RACES} races, {4 + 2 * with_organizer} posts at once each; "
-          f"disagreements: {len(disagreements)}")
+    kinds = {k: sum(k in w for _n, w in disagreements) for k in (": 500", "not confirmed", "did not start")}
+    print(f"\nconfirm races on {backend(db_url)}: {RACES} races, {4 + 2 * with_organizer} posts at once each; "
+          f"disagreements: {len(disagreements)} (server errors {kinds[': 500']}, results left unconfirmed "
+          f"{kinds['not confirmed']}, finals not started {kinds['did not start']})")
     assert disagreements == []
 
 
@@ -172,9 +178,9 @@ def correction_race(url, n):
     return wrong
 
 
-def test_two_corrections_at_once_one_wins_the_other_is_told(url):
+def test_two_corrections_at_once_one_wins_the_other_is_told(url, db_url):
     disagreements = [w for n in range(RACES) for w in correction_race(url, n)]
-    print(f"\ncorrection races: {RACES} races of two corrections at once; disagreements: {len(disagreements)}")
+    print(f"\ncorrection races on {backend(db_url)}: {RACES} races of two corrections at once; disagreements: {len(disagreements)}")
     assert disagreements == []
 
 

@@ -113,7 +113,8 @@ def _copy_matches(src: store.Database, dst: store.Database) -> tuple[int, int, l
 @click.option("--db", "db_path", default=DEFAULT_DB, show_default=True, envvar="TRUCO_DB",
               help="The database: SQLite path or URL, or postgresql://... (also TRUCO_DB).")
 @click.option("--idle-days", required=True, type=click.IntRange(1, 36500),
-              help="Delete every tournament, and the matches of every other Revanche series, idle at least this many days.")
+              help="Delete every tournament (whole), and the matches of every other Revanche series,"
+                   " idle at least this many days.")
 @click.option("--dry-run", is_flag=True, help="Only say what would be deleted.")
 def prune_command(db_path: str, idle_days: int, dry_run: bool) -> None:
     """Delete idle tournaments (whole, with their matches) and idle matches, finished or

@@ -195,7 +195,8 @@ LANGS = {
 def test_what_came_first_is_said_in_the_users_language(client, lang):
     """The answers a racing loser gets, one at a time: 409, nothing written, and why."""
     headers, confirmed, has, changed = LANGS[lang]
-    t = client.post("/api/tournaments", json={"variant": "truco-15", "teams": ["Ana", "Bia"], "confirm": True}).get_json()
+    t = client.post("/api/tournaments",
+                    json={"variant": "truco-15", "teams": ["Ana", "Bia"], "confirm": True}).get_json()
     org = {"X-Organizer-Key": t["organizer_key"], **headers}
     api = f"/api/tournaments/{t['id']}"
     m = matches(client.get(api, headers=org).get_json())["main:1:1"]

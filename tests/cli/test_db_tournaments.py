@@ -16,6 +16,7 @@ from scorer.cli.main import cli
 from scorer.web import create_app
 
 DAY = 86400
+SEMIS = ("main:1:1", "main:1:2")
 TABLES = (("tournament", "id", "id"), ("tournament_slot", "tournament_id", "position"),
           ("tournament_audit", "tournament_id", "seq"))
 
@@ -104,10 +105,13 @@ def test_copy_carries_a_live_tournament_and_it_plays_on(tmp_path, pg_url, direct
     assert copy.state() == live.state()
     for page in (f"/t/{tid}/{key}", f"/tv/{tid}", f"/t/{tid}/{key}/cards"):
         assert copy.client.get(page).status_code == 200, page
-    team = semi1[1]
-    assert copy.client.get(f"/t/{tid}/team/{team}/{copy.team_links()[str(team)]}").status_code == 200
-    match_id, table_key = copy.table("main:1:2")
-    assert copy.client.get(f"/m/{match_id}/{table_key}").status_code == 200  # the table's link (its QR code)
+    assert copy.team_links() == live.team_links() and len(copy.team_links()) == 4
+    for team, team_key in copy.team_links().items():
+        assert copy.client.get(f"/t/{tid}/team/{team}/{team_key}").status_code == 200
+    for slot in SEMIS:  # each table's link (its QR code) opens its match, and only with its key
+        match_id, table_key = copy.table(slot)
+        assert copy.client.get(f"/m/{match_id}/{table_key}").status_code == 200
+        assert copy.client.get(f"/m/{match_id}/{table_key[::-1]}").status_code in (403, 404)
     # Play on, on the copy only: the other team confirms, the second table ends, the final starts and ends.
     copy.confirm("main:1:1", semi1[1])
     copy.score("main:1:2", 1, 11)

@@ -127,7 +127,9 @@ def page_context(loaded: service.Loaded, *, organizer: bool) -> dict[str, Any]:
     return {
         "t": data,
         "live": live,
-        "live_size": "xl" if len(live) <= 2 else "l" if len(live) <= 4 else "m" if len(live) <= 8 else "s",
+        "live_size": {1: "one", 2: "two", 3: "few", 4: "few"}.get(len(live), "some" if len(live) <= 8 else "many"),
+        "board_size": next(size for size, most in (("s", 8), ("m", 16), ("l", 32), ("xl", None))
+                           if most is None or len(data["teams"]) <= most),
         "row": loaded.row,
         "team": lambda i: data["teams"][i] if i is not None else "?",
         "tiebreak_names": [gettext(TIEBREAK_NAMES[c]) for c in data["tiebreaks"]],

@@ -528,6 +528,9 @@ def test_standings_never_depend_on_entry_order(drawn, perm, data):
     assert [r.rank for r in table.rows] == list(range(1, n + 1))  # the lots settle every tie
     assert [perm[r.team] for r in table.rows] == [r.team for r in other.rows]
     assert {(perm[r.team], r.rank, r.points) for r in table.rows} == {(r.team, r.rank, r.points) for r in other.rows}
+    # the tiebreak that separated each pair moves with the teams too, and names a criterion in force
+    assert [(perm[r.team], r.separated_by) for r in table.rows] == [(r.team, r.separated_by) for r in other.rows]
+    assert all(r.separated_by in T.TIEBREAKS for r in table.rows[:-1]) and table.rows[-1].separated_by is None
 
 
 @given(st.integers(2, 64), st.randoms(use_true_random=False))

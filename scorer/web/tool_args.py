@@ -10,6 +10,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorer.core import calculators
 from scorer.core.errors import N_, TrucoError
+from scorer.core.variants import VARIANTS, get_variant
 from scorer.web.i18n import card_lang
 
 TRUE = ("1", "true", "on", "yes")
@@ -80,19 +81,27 @@ def manilha_result(args: MultiDict) -> dict[str, Any]:
     )
 
 
-def compare_result(args: MultiDict) -> dict[str, Any] | None:
+def compare_result(args: MultiDict, *, page_vira: bool = False) -> dict[str, Any] | None:
     """``compare_json`` for ``first`` and ``second`` (None until both are typed).
+
+    ``page_vira``: the ``vira`` is the manilha form's, kept for its table: a compared
+    variant whose manilhas do not follow a vira (Mineiro, Uruguayo's muestra) leaves it aside
+    instead of refusing it. The ``muestra`` is always the one typed for the comparison.
 
     :raise CardError: unreadable cards.
     """
     first, second = args.get("first", "").strip(), args.get("second", "").strip()
     if not first or not second:
         return None
+    variant = args.get("cvariant") or args.get("variant") or None
+    vira = args.get("vira", "").strip() or None
+    if page_vira and variant in VARIANTS and not get_variant(variant).cards.vira_manilhas:
+        vira = None
     return calculators.compare_json(
         first,
         second,
-        variant=args.get("cvariant") or args.get("variant") or None,
-        vira=args.get("vira", "").strip() or None,
+        variant=variant,
+        vira=vira,
         muestra=args.get("muestra", "").strip() or None,
         lang=card_lang(),
     )

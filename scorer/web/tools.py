@@ -65,14 +65,15 @@ def envido():
 
 @bp.get("/manilha")
 def manilha():
-    """The manilha table for a vira (sujo/limpo, Paulista/Mineiro), plus "which card wins?"."""
+    """The manilha table for a vira (sujo/limpo, Paulista/Mineiro), plus "which card wins?"
+    in any variant (a muestra field for Uruguayo; the page's vira only for a variant that uses one)."""
     result = error = None
     manilha_ids = calculators.manilha_variants()
     chosen = request.args.get("variant") or manilha_ids[0]
     fixed = chosen in VARIANTS and bool(get_variant(chosen).cards.fixed_manilhas)
     if request.args.get("vira", "").strip() or fixed:
         result, error = _run(manilha_result, request.args)
-    compared, cmp_error = _run(compare_result, request.args)
+    compared, cmp_error = _run(lambda args: compare_result(args, page_vira=True), request.args)
     status = 422 if error or cmp_error else 200
     return render_template(
         "tools/manilha.html", result=result, error=error, compared=compared, cmp_error=cmp_error,

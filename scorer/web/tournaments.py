@@ -23,6 +23,7 @@ from scorer.core import tournament as core
 from scorer.core.errors import N_, TrucoError
 from scorer.core.variants import default_variant
 from scorer.web import forms, qr
+from scorer.web import tournament_words as words_
 from scorer.web.common import public_base
 from scorer.web.tournament_view import check_organizer, describe_tournament, get_tournament_or_404, stage_title
 from scorer.web.db import get_db
@@ -46,7 +47,7 @@ TIEBREAK_NAMES = {
 
 #: Words for the audit's kinds of change.
 AUDIT_KINDS = {
-    "create": N_("created"), "draw": N_("seeding drawn"), "result": N_("result"),
+    "create": N_("created"), "draw": N_("seeding drawn at random"), "result": N_("result"),
     "walkover": N_("walkover"), "abandonment": N_("abandonment"), "reopen": N_("reopened"),
     "rename": N_("renamed"), "lots": N_("draw of lots"), "confirm": N_("confirmed"),
 }
@@ -99,7 +100,8 @@ def audit_lines(loaded: service.Loaded, audit: list[dict[str, Any]]) -> list[dic
     for a in reversed(audit):
         before, after, kind = a["before"], a["after"], a["kind"]
         if kind == "create":
-            words = (gettext("Tournament") + f": {len(after['teams'])}, {after['settings']['format']}", "")
+            words = (gettext("Tournament: %(count)s teams, %(format)s", count=len(after["teams"]),
+                             format=words_.format_name(after["settings"]["format"])), "")
         elif kind == "draw":
             words = (", ".join(name(i) for i in after["seeds"]), "")
         elif kind == "rename":
@@ -121,12 +123,18 @@ def page_context(loaded: service.Loaded, *, organizer: bool) -> dict[str, Any]:
     """Template context shared by the organizer and TV pages."""
     data = describe_tournament(loaded, organizer=organizer)
     stages = [{"rounds": data["rounds"]}] + data["stages"]
+    live = [m for stage in stages for rnd in stage["rounds"] for m in rnd["matches"] if m["live"]]
     return {
         "t": data,
-        "live": [m for stage in stages for rnd in stage["rounds"] for m in rnd["matches"] if m["live"]],
+        "live": live,
+        "live_size": {1: "one", 2: "two", 3: "few", 4: "few"}.get(len(live), "some" if len(live) <= 8 else "many"),
+        "board_size": next(size for size, most in (("s", 8), ("m", 16), ("l", 32), ("xl", None))
+                           if most is None or len(data["teams"]) <= most),
         "row": loaded.row,
         "team": lambda i: data["teams"][i] if i is not None else "?",
         "tiebreak_names": [gettext(TIEBREAK_NAMES[c]) for c in data["tiebreaks"]],
+        "tie_notes": lambda rows: words_.tie_notes(rows, lambda i: data["teams"][i], data["tiebreaks"]),
+        "level_on": words_.first_criterion(data["tiebreaks"]),
         "stamp": loaded_stamp(loaded),
         "poll_seconds": TV_POLL_SECONDS,
     }
@@ -143,8 +151,8 @@ def loaded_stamp(loaded: service.Loaded) -> str:
 def create_form_context(error: str | None = None, form: Any = None) -> dict[str, Any]:
     form = form or {}
     ctx = forms.new_match_context(form.get("variant") or default_variant().id, {})  # unknown: the default
-    ctx.update(error=error, form=form, formats=core.FORMATS, tiebreaks=core.TIEBREAKS,
-               tiebreak_names={k: gettext(v) for k, v in TIEBREAK_NAMES.items()})
+    ctx.update(error=error, form=form, formats=core.FORMATS, tiebreak_choices=words_.tiebreak_choices(form),
+               choosable=[(c, gettext(words_.TIEBREAK_SHORT[c])) for c in words_.CHOOSABLE])
     return ctx
 
 
@@ -178,7 +186,7 @@ def data_from_form(form) -> dict[str, Any]:
         return default if not text else text  # the core refuses it with a message
 
     rep = form.get("repescagem", "")
-    tiebreaks = [c for c in form.get("tiebreaks", "").replace(",", " ").split()] or None
+    tiebreaks, _error = words_.tiebreaks_from_form(form)
     return {
         "name": form.get("name", ""),
         "variant": settings["variant"],
@@ -205,6 +213,9 @@ def create():
 
     :raise 422: bad input (the form again, saying what was wrong; nothing created).
     """
+    _tiebreaks, repeated = words_.tiebreaks_from_form(request.form)
+    if repeated:  # the criteria are chosen in order; each once
+        return render_template("tournaments/new.html", **create_form_context(repeated, request.form)), 422
     try:
         loaded = service.create_from(get_db(), data_from_form(request.form), default_name=gettext("Tournament"))
     except TrucoError as e:

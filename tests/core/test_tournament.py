@@ -316,6 +316,95 @@ def test_abandonment_points():
     assert (rows[1].points, rows[0].points, rows[0].tentos_for) == (3, -1, 5)
 
 
+def played(a, b, score):
+    """A played game between teams ``a`` and ``b`` (indexes), ``score`` from ``a``'s side."""
+    return ((a, b), Result("played", 0 if score[0] > score[1] else 1, score))
+
+
+#: The tiebreak that separated each row from the next, worked out by hand from README
+#: "Standings and tiebreaks" (defaults: win 3, loss 1; points, wins, head-to-head as a
+#: mini-league by its points then its tento difference, tento difference, tentos for, lots).
+#: Teams: 0 Alfa, 1 Beta, 2 Gama, 3 Delta.
+SEPARATIONS = [
+    pytest.param(
+        # Alfa beats Beta 15-9, Beta beats Gama 15-11, Gama beats Alfa 15-13, and each beats Delta
+        # (15-14, 15-10, 15-0): Alfa, Beta, Gama 7 points and 2 wins each, Delta 3.
+        # Mini-league of the three: 4 points each; its tento difference Alfa +6-2 = +4, Beta
+        # -6+4 = -2, Gama -4+2 = -2: Alfa first, Beta and Gama still level. Overall tento
+        # difference: Gama -2+15 = +13, Beta -2+5 = +3 (Alfa +4+1 = +5 sits above Gama's +13).
+        [played(0, 1, (15, 9)), played(1, 2, (15, 11)), played(2, 0, (15, 13)),
+         played(0, 3, (15, 14)), played(1, 3, (15, 10)), played(2, 3, (15, 0))],
+        T.TIEBREAKS, None,
+        [(0, "head_to_head"), (2, "tento_difference"), (1, "points"), (3, None)], id="alfa-h2h-gama-beta-diff"),
+    pytest.param(
+        # Alfa wins all three, Beta two, Gama one, Delta none: 9, 7, 5, 3 points (win 3, loss 1).
+        # The first criterion alone decides.
+        [played(0, 1, (15, 1)), played(0, 2, (15, 1)), played(0, 3, (15, 1)),
+         played(1, 2, (15, 1)), played(1, 3, (15, 1)), played(2, 3, (15, 1))],
+        T.TIEBREAKS, None,
+        [(0, "points"), (1, "points"), (2, "points"), (3, None)], id="points-alone"),
+    pytest.param(
+        # Two played games: Alfa beats Beta 15-3 (+12), Gama beats Delta 15-10 (+5). Alfa and Gama
+        # 3 points, 1 win; head-to-head: they never met, mini-league 0-0 each; tento
+        # difference +12 against +5: Alfa. Beta and Delta 1 point; never met; Delta -5 above Beta -12.
+        [played(0, 1, (15, 3)), played(2, 3, (15, 10))],
+        T.TIEBREAKS, None,
+        [(0, "tento_difference"), (2, "points"), (3, "tento_difference"), (1, None)], id="two-pairs"),
+    pytest.param(
+        # Alfa beats Beta 15-10, Gama beats Delta 15-10: +5 each, 3 points each; tentos for 15
+        # each; still level after every criterion but the lots: Alfa and Gama share rank 1 until
+        # lots are drawn. Beta and Delta likewise.
+        [played(0, 1, (15, 10)), played(2, 3, (15, 10))],
+        T.TIEBREAKS, None,
+        [(0, None), (2, "points"), (1, None), (3, None)], id="level-until-the-lots"),
+    pytest.param(
+        # The same with lots drawn: Gama 4 before Alfa 9; Delta 1 before Beta 2.
+        [played(0, 1, (15, 10)), played(2, 3, (15, 10))],
+        T.TIEBREAKS, {0: 9, 1: 2, 2: 4, 3: 1},
+        [(2, "lots"), (0, "points"), (3, "lots"), (1, None)], id="lots-decide"),
+    pytest.param(
+        # The organizer's order, tentos for first: Alfa beats Beta 15-14 (Alfa 15, Beta 14),
+        # Gama beats Delta 15-14 (15, 14): Alfa and Gama level on 15 tentos for, then on points
+        # (3 each), then (no more criteria but the lots) level; Beta and Delta likewise.
+        [played(0, 1, (15, 14)), played(2, 3, (15, 14))],
+        ("tentos_for", "points", "lots"), None,
+        [(0, None), (2, "tentos_for"), (1, None), (3, None)], id="organizer-order"),
+    pytest.param(
+        # The three-way circle of test_three_way_non_transitive_tie: C (2) above A (0) by tentos
+        # for (34 against 30, after mini-league and overall difference tie them), A above B (1)
+        # by head-to-head (mini-league difference +4 against -8), B above D (3) by points.
+        [((0, 1), Result("played", 0, (12, 2))), ((1, 2), Result("played", 0, (12, 10))),
+         ((2, 0), Result("played", 0, (12, 6))), ((0, 3), Result("played", 0, (12, 0))),
+         ((1, 3), Result("played", 0, (12, 0))), ((2, 3), Result("played", 0, (12, 0)))],
+        T.TIEBREAKS, None,
+        [(2, "tentos_for"), (0, "head_to_head"), (1, "points"), (3, None)], id="circle"),
+]
+
+
+@pytest.mark.parametrize("games, tiebreaks, lots, expected", SEPARATIONS)
+def test_standings_say_which_criterion_separated_each_pair(games, tiebreaks, lots, expected):
+    table = T.standings([0, 1, 2, 3], games, P, tiebreaks, lots)
+    assert [(r.team, r.separated_by) for r in table.rows] == expected
+    assert table.rows[0].to_json()["separated_by"] == expected[0][1]
+
+
+def test_no_lots_are_needed_before_the_league_is_over():
+    """README: lots are drawn once the stage is over. A new league (everyone level on 0) and a
+    league with one match left need none; the finished league with a perfect tie does."""
+    t = T.build(names(3), Settings(format="round_robin"))
+    assert T.resolve(t, {}).needs_lots == ()
+    beats = {(0, 1), (1, 2), (2, 0)}  # a circle, each won 12-6: every criterion but the lots level
+    view = T.resolve(t, {})
+    results = {}
+    for sid, sv in view.slots.items():
+        results[sid] = win(0 if tuple(sv.teams) in beats else 1, (12, 6))
+    first_two = dict(list(results.items())[:2])
+    assert T.resolve(t, first_two).needs_lots == ()
+    view = T.resolve(t, results)
+    assert view.needs_lots == ((0, 1, 2),) and view.champion is None
+    assert T.resolve(t, results, {0: 3, 1: 1, 2: 2}).champion == 1
+
+
 # ---------------------------------------------------------------- corrections
 
 
@@ -439,6 +528,9 @@ def test_standings_never_depend_on_entry_order(drawn, perm, data):
     assert [r.rank for r in table.rows] == list(range(1, n + 1))  # the lots settle every tie
     assert [perm[r.team] for r in table.rows] == [r.team for r in other.rows]
     assert {(perm[r.team], r.rank, r.points) for r in table.rows} == {(r.team, r.rank, r.points) for r in other.rows}
+    # the tiebreak that separated each pair moves with the teams too, and names a criterion in force
+    assert [(perm[r.team], r.separated_by) for r in table.rows] == [(r.team, r.separated_by) for r in other.rows]
+    assert all(r.separated_by in T.TIEBREAKS for r in table.rows[:-1]) and table.rows[-1].separated_by is None
 
 
 @given(st.integers(2, 64), st.randoms(use_true_random=False))

@@ -43,7 +43,8 @@ class View:
     """A tournament now: every slot's :class:`SlotView` (by id, in layout order),
     ``standings`` (the whole tournament), ``groups`` (per group, groups format),
     ``qualifiers`` (groups format, once the groups are over), ``champion``,
-    ``repescagem_champion`` (crowned apart) and ``needs_lots``."""
+    ``repescagem_champion`` (crowned apart) and ``needs_lots`` (ties a finished stage
+    still has: a league or group's lots are drawn once its last match is done, never before)."""
 
     slots: dict[str, SlotView]
     standings: Standings
@@ -115,9 +116,9 @@ def resolve(t: Tournament, results: Mapping[str, Result], lots: Mapping[int, int
         table = standings(all_teams, games, s.points, s.tiebreaks, lots)
     champion = repescagem_champion = None
     if s.format == "round_robin":
-        if all(v.status == "done" for v in views.values()) and not table.needs_lots:
-            champion = table.rows[0].team
-        needs += list(table.needs_lots)
+        if all(v.status == "done" for v in views.values()):  # lots only once the league is over
+            needs += list(table.needs_lots)
+            champion = None if table.needs_lots else table.rows[0].team
     else:
         main = [v for v in views.values() if v.slot.stage == "main"]
         final = max(main, key=lambda v: (v.slot.round, -v.slot.number)) if main else None

@@ -1,5 +1,6 @@
 """League standings: points per result and the ordered tiebreaks applied to each tied group
-(:func:`standings`); what stays tied waits for a draw of lots."""
+(:func:`standings`), with the criterion that separated each pair of neighbours
+(:attr:`Row.separated_by`); what stays tied waits for a draw of lots."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from scorer.core.tournament.model import TIEBREAKS, Points, Result
 @dataclass(frozen=True)
 class Row:
     """One team's line in a table: league ``points``, matches ``played``/``won``/``lost``,
-    ``tentos_for``/``tentos_against`` (walkovers excluded), and ``rank`` (1-based; equal
-    for teams still tied)."""
+    ``tentos_for``/``tentos_against`` (walkovers excluded), ``rank`` (1-based; equal
+    for teams still tied) and ``separated_by``: the tiebreak criterion (an id of
+    :data:`~scorer.core.tournament.model.TIEBREAKS`) that placed this team above the next
+    row's team, None for the last row and for a team still level with the next one."""
 
     team: int
     points: int = 0
@@ -24,6 +27,7 @@ class Row:
     tentos_for: int = 0
     tentos_against: int = 0
     rank: int = 0
+    separated_by: str | None = None
 
     @property
     def tento_difference(self) -> int:
@@ -34,7 +38,7 @@ class Row:
         """The line as the API writes it."""
         return {"team": self.team, "points": self.points, "played": self.played, "won": self.won,
                 "lost": self.lost, "tentos_for": self.tentos_for, "tentos_against": self.tentos_against,
-                "rank": self.rank}
+                "rank": self.rank, "separated_by": self.separated_by}
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,25 @@ def _tally(teams: Iterable[int], games: Iterable[tuple[tuple[int, int], Result]]
     return rows
 
 
+def _keys(criterion: str, group: list[int], rows: Mapping[int, Row],
+          games: Sequence[tuple[tuple[int, int], Result]], points: Points, lots: Mapping[int, int]) -> dict[int, tuple]:
+    """Each team of ``group``'s sort key under ``criterion`` (smaller first)."""
+    if criterion == "points":
+        return {t: (-rows[t].points,) for t in group}
+    if criterion == "wins":
+        return {t: (-rows[t].won,) for t in group}
+    if criterion == "tento_difference":
+        return {t: (-rows[t].tento_difference,) for t in group}
+    if criterion == "tentos_for":
+        return {t: (-rows[t].tentos_for,) for t in group}
+    if criterion == "head_to_head":
+        inside = set(group)
+        mini = _tally(group, [(p, r) for p, r in games if p[0] in inside and p[1] in inside], points)
+        return {t: (-mini[t].points, -mini[t].tento_difference) for t in group}
+    # lots
+    return {t: ((0, lots[t]) if t in lots else (1, 0)) for t in group}
+
+
 def standings(teams: Sequence[int], games: Sequence[tuple[tuple[int, int], Result]], points: Points,
               tiebreaks: Sequence[str] = TIEBREAKS, lots: Mapping[int, int] | None = None) -> Standings:
     """The table of ``teams`` (indexes) after ``games`` (``((team0, team1), Result)``).
@@ -78,49 +101,43 @@ def standings(teams: Sequence[int], games: Sequence[tuple[tuple[int, int], Resul
     its points, then its tento difference; ``lots``: the drawn numbers in ``lots``,
     lower first). Teams tied after the last criterion share a rank and are listed by
     index; with ``lots`` missing for them they are reported in ``needs_lots``. The order
-    never depends on the teams' indexes otherwise.
+    never depends on the teams' indexes otherwise. Each row's ``separated_by`` names the
+    criterion whose split put it above the next row (the first criterion for teams that
+    were never level; a later one names the tiebreak that decided).
     """
     lots = lots or {}
     rows = _tally(teams, games, points)
     needs: list[tuple[int, ...]] = []
 
-    def key_for(criterion: str, group: list[int]) -> dict[int, tuple]:
-        if criterion == "points":
-            return {t: (-rows[t].points,) for t in group}
-        if criterion == "wins":
-            return {t: (-rows[t].won,) for t in group}
-        if criterion == "tento_difference":
-            return {t: (-rows[t].tento_difference,) for t in group}
-        if criterion == "tentos_for":
-            return {t: (-rows[t].tentos_for,) for t in group}
-        if criterion == "head_to_head":
-            inside = set(group)
-            mini = _tally(group, [(p, r) for p, r in games if p[0] in inside and p[1] in inside], points)
-            return {t: (-mini[t].points, -mini[t].tento_difference) for t in group}
-        # lots
-        return {t: ((0, lots[t]) if t in lots else (1, 0)) for t in group}
-
-    def order(group: list[int], criteria: Sequence[str]) -> list[list[int]]:
+    def order(group: list[int], criteria: Sequence[str]) -> tuple[list[list[int]], list[str]]:
+        """The still-tied blocks of ``group`` in order, and the criterion between each two."""
         if len(group) == 1:
-            return [group]
+            return [group], []
         if not criteria:
             if not all(t in lots for t in group):
                 needs.append(tuple(sorted(group)))
-            return [sorted(group)]
-        keys = key_for(criteria[0], group)
-        out: list[list[int]] = []
+            return [sorted(group)], []
+        keys = _keys(criteria[0], group, rows, games, points, lots)
+        blocks: list[list[int]] = []
+        between: list[str] = []
         for value in sorted(set(keys.values())):
             sub = [t for t in group if keys[t] == value]
             if criteria[0] == "lots" and value == (1, 0) and len(sub) > 1:
                 needs.append(tuple(sorted(sub)))
-                out.append(sorted(sub))
-                continue
-            out += order(sub, criteria[1:])
-        return out
+                sub_blocks, sub_between = [sorted(sub)], []
+            else:
+                sub_blocks, sub_between = order(sub, criteria[1:])
+            if blocks:
+                between.append(criteria[0])
+            blocks += sub_blocks
+            between += sub_between
+        return blocks, between
 
+    blocks, between = order(sorted(rows), list(tiebreaks))
     ranked: list[Row] = []
     place = 1
-    for tied in order(sorted(rows), list(tiebreaks)):
-        ranked += [replace(rows[t], rank=place) for t in tied]
+    for i, tied in enumerate(blocks):
+        last = between[i] if i < len(between) else None
+        ranked += [replace(rows[t], rank=place, separated_by=last if t == tied[-1] else None) for t in tied]
         place += len(tied)
     return Standings(tuple(ranked), tuple(needs))

@@ -52,7 +52,7 @@ def page(client, path, headers=EN) -> str:
 
 def line(text: str, element_id: str) -> str:
     """The text of the element ``element_id`` (tags dropped, spaces collapsed)."""
-    found = re.search(rf'id="{element_id}"[^>]*>(.*?)</(p|ul|small)>', text, re.S)
+    found = re.search(rf'id="{element_id}"[^>]*>(.*?)</(p|ul)>', text, re.S)
     assert found, f"no #{element_id}"
     return " ".join(re.sub(r"<[^>]+>", " ", found.group(1)).split())
 

@@ -11,12 +11,17 @@ Screenshots (test-results/): the board mid-game and finished at 360x640, 640x360
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
-from conftest import action_button, api_act, axe_violations, new_context, request, watch_errors
+import pytest
+from conftest import action_button, api_act, axe_violations, create_match, new_context, request, watch_errors
 from playwright.sync_api import expect
 from test_steady_board import PLACES
 from test_tournament_knockout import TO_TWELVE
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/ (the states)
+from bench.states import states  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parents[2] / "test-results"
 SIZES = ((360, 640), (640, 360), (1920, 1080))
@@ -107,3 +112,45 @@ def test_a_semifinal_played_to_the_end_says_what_comes_next(chromium, live):
     assert not errors, errors
     ctx.close()
     org_ctx.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (320, 568), (640, 360)])
+def test_the_tournament_line_never_pushes_the_pad_off_the_first_screen(chromium, live, width, height):
+    """Argentine Truco with Flor (the most rows of buttons), every board state of the steady
+    board's check (bench/states.py), a long tournament name: each league match's board has
+    its pad, scores and Undo exactly where an ordinary match's board has them (the line takes
+    no height), and at 360x640 and 640x360 all of them on the first screen (at 320x568 an
+    ordinary board does not hold them all either)."""
+    teams = ["Os Gaúchos", "Trio Parada Dura", "Os Bagual", "Os Zap", "Chimarrão", "Os Pampas", "Trio Sol", "Os Mate"]
+    status, _h, text = request(live, "POST", "/api/tournaments", body={
+        "name": "Copa do Boteco da Vila Madalena", "variant": "argentino-30", "options": {"flor": True},
+        "teams": teams, "format": "round_robin"})
+    assert status == 201, text
+    t = json.loads(text)
+    slots = list(organizer_state(live, t).values())
+    ctx = chromium.new_context(viewport={"width": width, "height": height}, locale="pt-BR", has_touch=True)
+    page = ctx.new_page()
+    for m, (name, actions) in zip(slots, states("argentino-30").items()):
+        key = m["edit_url"].rsplit("/", 1)[1]
+        ordinary, match_id, ordinary_key = create_match(live, variant="argentino-30", flor="True",
+                                                        name0=teams[m["teams"][0]], name1=teams[m["teams"][1]])
+        for version, action in enumerate(actions):
+            api_act(live, m["id"], key, action, version)
+            api_act(live, match_id, ordinary_key, action, version)
+        page.goto(live.url + ordinary)
+        expected = page.evaluate(PLACES)
+        page.goto(live.url + "/" + m["edit_url"].split("/", 3)[3])
+        expect(page.locator("#tournament-line")).to_contain_text("Copa do Boteco da Vila Madalena")
+        expect(page.locator("#tournament-line")).to_be_visible()
+        seen = page.evaluate(PLACES)
+        assert (seen["slots"], seen["scores"], seen["undo"]) == (
+            expected["slots"], expected["scores"], expected["undo"]), name
+        if (width, height) != (320, 568):
+            fits(page, width, height, name)
+        if width > height:  # landscape: the scores beside the buttons
+            scores, pad = page.locator(".scores").bounding_box(), page.locator("#pad").bounding_box()
+            assert scores["x"] + scores["width"] <= pad["x"], name
+        line = page.locator("#tournament-line").bounding_box()
+        assert line["x"] >= 0 and line["x"] + line["width"] <= width and line["y"] + line["height"] <= 50, name
+    page.screenshot(path=str(RESULTS / f"tournament-board-flor-{width}x{height}.png"))
+    ctx.close()

@@ -61,15 +61,15 @@ def next_line(n: Next) -> str:
 
 
 def board_tournament(row: store.MatchRow) -> dict[str, Any] | None:
-    """The scoreboard's tournament model, or None outside a tournament: ``{"line"`` (the
-    header: tournament · round · table; ``"name"`` and ``"where"``, its two parts), ``"taken"`` (the tournament took the result: no
-    Revanche, Undo shown unavailable), ``"next"`` (lines, once taken), ``"url"`` (the
-    tournament's TV page, which needs no key)``}``."""
+    """The scoreboard's tournament model, or None outside a tournament: ``{"name"`` and
+    ``"where"`` (the header line's two parts: the tournament; round · table), ``"taken"``
+    (the tournament took the result: no Revanche, Undo shown unavailable), ``"next"``
+    (lines, once taken), ``"url"`` (the tournament's TV page, which needs no key)``}``."""
     ctx: TournamentContext | None = tournament_context(get_db(), row)
     if ctx is None:
         return None
     where = [place_name(ctx.place)]
     if ctx.place.table is not None:
         where.append(gettext("Table %(n)s", n=ctx.place.table))
-    return {"name": ctx.name, "where": DOT.join(where), "line": DOT.join([ctx.name, *where]), "taken": ctx.taken,
-            "next": [next_line(n) for n in ctx.next], "url": url_for("tournaments.tv", tid=ctx.tournament_id)}
+    return {"name": ctx.name, "where": DOT.join(where), "taken": ctx.taken, "next": [next_line(n) for n in ctx.next],
+            "url": url_for("tournaments.tv", tid=ctx.tournament_id)}

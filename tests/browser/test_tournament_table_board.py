@@ -5,7 +5,7 @@ Revanche and the way back to the tournament; the organizer page, open meanwhile,
 that something changed. Synchronisation by Playwright's waits, never sleeps.
 
 Screenshots (test-results/): the board mid-game and finished at 360x640, 640x360 and
-1920x1080.
+1920x1080, the organizer page's notice at 360x640.
 """
 
 from __future__ import annotations
@@ -106,6 +106,7 @@ def test_a_semifinal_played_to_the_end_says_what_comes_next(chromium, live):
     # The organizer page, open all along, says that something changed; its link reloads it.
     expect(org.locator("#changed a")).to_be_visible(timeout=10_000)
     assert not axe_violations(org)
+    org.screenshot(path=str(RESULTS / "tournament-organizer-changed-360x640.png"))
     org.locator("#changed a").click()
     expect(org.locator(".tmatch", has=org.locator(".tname", has_text="Beta")).filter(
         has=org.locator(".tname", has_text="Alfa"))).to_have_count(1)

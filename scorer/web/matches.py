@@ -23,7 +23,7 @@ from flask_babel import gettext
 
 from scorer.app import store
 from scorer.core.errors import RuleError
-from scorer.web import board, cookies, forms, qr
+from scorer.web import board, cookies, forms, qr, table_words
 from scorer.web.common import (
     check_key, get_match_or_404, is_htmx, key_fits, said, service, share_base, shortened_note,
 )
@@ -72,6 +72,9 @@ def board_context(row: store.MatchRow, *, key: str | None, message: str | None =
         # The double-tap guard's window after a redraw (ms; 0 = off, as ``--ghost-tap-ms 0``).
         guard_ms=round(current_app.config["GHOST_TAP_SECONDS"] * 1000),
     )
+    # A tournament's match says which one it is (the page's header line) and, once over,
+    # what comes next; read for a whole page or a finished game only, never on a poll's 204.
+    ctx["tournament"] = table_words.board_tournament(row) if ctx["winner"] is not None or not is_htmx() else None
     ctx["say"] = board.spoken(state, ctx["pending_call"], ctx["special"], ctx["series"], ctx["seats"])
     return ctx
 

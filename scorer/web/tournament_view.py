@@ -10,7 +10,9 @@ from typing import Any
 from flask import abort, url_for
 from flask_babel import gettext
 
-from scorer.app import store, tournament_service
+from scorer.app import store, tournament_service, tournament_store as tstore
+from scorer.app.tournament_context import round_level
+from scorer.core.errors import N_
 from scorer.core.tournament import Slot, stage_names
 from scorer.web.common import public_base, service
 from scorer.web.db import get_db
@@ -32,7 +34,15 @@ def check_organizer(loaded: tournament_service.Loaded, key: str | None) -> None:
 
     :raise 403: missing or wrong key.
     """
-    if not key or not hmac.compare_digest(key.encode(), loaded.row.organizer_key.encode()):
+    check_organizer_key(loaded.row, key)
+
+
+def check_organizer_key(row: tstore.TournamentRow, key: str | None) -> None:
+    """:func:`check_organizer` on a stored tournament row (a poll that loads nothing more).
+
+    :raise 403: missing or wrong key.
+    """
+    if not key or not hmac.compare_digest(key.encode(), row.organizer_key.encode()):
         abort(403, gettext("This link cannot change the tournament: the organizer key is missing or wrong."))
 
 
@@ -44,14 +54,22 @@ def stage_title(stage: str) -> str:
             "repescagem": gettext("Repescagem")}.get(stage, stage)
 
 
+#: Knockout rounds by their distance from the final (:func:`scorer.app.tournament_context.round_level`):
+#: the round's heading, and the name of one of its matches.
+ROUND_NAMES = {0: (N_("Final"), N_("Final")), 1: (N_("Semifinals"), N_("Semifinal")),
+               2: (N_("Quarterfinals"), N_("Quarterfinal"))}
+
+
 def round_title(loaded: tournament_service.Loaded, stage: str, number: int) -> str:
-    """"Final", "Semifinal", "Quarterfinal" or "Round n"."""
-    if stage in ("main", "repescagem"):
-        last = max(s.round for s in loaded.t.slots if s.stage == stage)
-        names = {0: gettext("Final"), 1: gettext("Semifinals"), 2: gettext("Quarterfinals")}
-        if stage == "main" or (loaded.t.settings.repescagem == "apart"):
-            if last - number in names:
-                return names[last - number]
+    """"Final", "Semifinals", "Quarterfinals" or "Round n"."""
+    return round_name(round_level(loaded.t, stage, number), number)
+
+
+def round_name(level: int | None, number: int, *, one: bool = False) -> str:
+    """A round's name from its ``level`` (:func:`~scorer.app.tournament_context.round_level`)
+    and ``number``: "Semifinals" (``one``: "Semifinal", one match of it), or "Round n"."""
+    if level in ROUND_NAMES:
+        return gettext(ROUND_NAMES[level][one])
     return gettext("Round %(n)s", n=number)
 
 

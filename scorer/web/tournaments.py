@@ -19,13 +19,16 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from flask_babel import gettext
 
 from scorer.app import tournament_service as service
+from scorer.app.tournament_context import organizer_poll
 from scorer.core import tournament as core
 from scorer.core.errors import N_, TrucoError
 from scorer.core.variants import default_variant
 from scorer.web import forms, qr
 from scorer.web import tournament_words as words_
 from scorer.web.common import public_base
-from scorer.web.tournament_view import check_organizer, describe_tournament, get_tournament_or_404, stage_title
+from scorer.web.tournament_view import (
+    check_organizer, check_organizer_key, describe_tournament, get_tournament_or_404, stage_title,
+)
 from scorer.web.db import get_db
 from scorer.web.i18n import translate
 
@@ -241,6 +244,24 @@ def organizer(tid: str, key: str):
                team_links=[public_base() + url_for("tournaments.team_page", tid=tid, team=i, key=k)
                            for i, k in enumerate(loaded.row.team_keys)])
     return render_template("tournaments/organizer.html", **ctx)
+
+
+@bp.get("/t/<tid>/<key>/changed")
+def organizer_changed(tid: str, key: str):
+    """The organizer page's change notice, polled like the TV page: 204 while the ``stamp``
+    the page shows is current, else a notice with a link that reloads the page (the page's
+    forms are never replaced while being filled in).
+
+    :raise 404: unknown tournament. :raise 403: wrong organizer key.
+    """
+    found = organizer_poll(get_db(), tid)
+    if found is None:
+        abort(404, gettext("There is no tournament with this address."))
+    row, now = found
+    check_organizer_key(row, key)
+    if request.args.get("stamp", "") == now:
+        return "", 204
+    return render_template("tournaments/_changed.html", tid=tid, key=key)
 
 
 @bp.get("/t/<tid>/<key>/cards")

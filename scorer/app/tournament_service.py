@@ -7,6 +7,10 @@ results, live games), exports it, advances it (results read from finished matche
 matches created once both teams are known, lots drawn for a finished stage's
 remaining ties) and applies corrections. :func:`on_action` is the hook the match
 service calls after every stored action: a table's last point moves the tournament on.
+:func:`guard` is the match service's guard (issue 19): once the tournament has taken a
+slot's result, its table's scoreboard is locked until the organizer reopens it; the check
+runs inside the table's write, and a result is recorded only if its series' games are
+still the ones it was read from, so the two never disagree.
 """
 
 from __future__ import annotations

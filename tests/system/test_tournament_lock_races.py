@@ -213,3 +213,69 @@ def test_each_order_of_an_undo_and_the_result_recording(backend, order, request,
             assert undo == ["tournament_result_taken"] and board.score == (15, 12)
             assert (result.winner, result.tentos) == (0, (15, 12))
     assert refused_in_the_write == ([True] * 5 if order == "result first" else [])
+
+
+LIVE_RUNS = 30
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_an_undo_right_after_the_last_point_on_two_real_servers(backend, request, tmp_path):
+    """Two ``truco serve`` processes on one database, a phone on each: phone A posts the
+    last point (its request then records the result), phone B taps Undo the moment that
+    point is stored. Either the Undo is refused and the result stands, or the Undo is
+    stored and the match is open again; never a result the board no longer shows."""
+    from live_server import Client, Server
+
+    url = str(tmp_path / "live.sqlite3") if backend == "sqlite" else request.getfixturevalue("pg_url")
+    servers = [Server(url, threads=4, ghost_tap_ms=0), Server(url, threads=4, ghost_tap_ms=0)]
+    outcomes, disagreements = Counter(), []
+    try:
+        org = Client(servers[0].port)
+        for run in range(LIVE_RUNS):
+            _, t, _ = org.request("POST", "/api/tournaments", {"variant": "truco-15", "teams": ["Os Gaúchos", "Os Zap"]})
+            headers = {"X-Organizer-Key": t["organizer_key"]}
+            _, s, _ = org.request("GET", f"/api/tournaments/{t['id']}", headers=headers)
+            match_id, key = s["rounds"][0]["matches"][0]["edit_url"].split("/")[-2:]
+            edit = {"X-Edit-Key": key}
+            for version, (side, delta) in enumerate([(1, 12), (0, 14)]):
+                org.request("POST", f"/api/matches/{match_id}/actions",
+                            {"action": {"type": "adjust", "side": side, "delta": delta}, "version": version}, edit)
+            answers = {}
+
+            def last_point():
+                phone = Client(servers[0].port)
+                answers["point"] = phone.request("POST", f"/api/matches/{match_id}/actions",
+                                                 {"action": {"type": "adjust", "side": 0, "delta": 1}, "version": 2},
+                                                 edit)[0]
+                phone.close()
+
+            def undo():
+                phone = Client(servers[1].port)
+                for _try in range(5000):  # the moment the point is stored (no sleep: a bounded poll)
+                    if phone.request("GET", f"/api/matches/{match_id}")[1]["version"] == 3:
+                        break
+                status, body, _ = phone.request("POST", f"/api/matches/{match_id}/actions",
+                                                {"action": {"type": "undo"}, "version": 3}, edit)
+                answers["undo"] = status if status == 200 else body["error"]["code"]
+                phone.close()
+
+            threads = [threading.Thread(target=last_point), threading.Thread(target=undo)]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+            _, s, _ = org.request("GET", f"/api/tournaments/{t['id']}", headers=headers)
+            _, board, _ = org.request("GET", f"/api/matches/{match_id}")
+            m = s["rounds"][0]["matches"][0]
+            outcomes[(answers["point"], answers["undo"], "recorded" if m["result"] else "open")] += 1
+            if m["result"] is not None and (m["result"]["tentos"], m["result"]["winner"]) != (board["score"], board["winner"]):
+                disagreements.append((run, m["result"], board["score"], board["winner"]))
+            if m["result"] is None and board["winner"] is not None:
+                disagreements.append((run, None, board["score"], board["winner"]))
+        org.close()
+    finally:
+        for srv in servers:
+            srv.stop()
+    assert not disagreements, disagreements
+    assert set(outcomes) <= {(200, "tournament_result_taken", "recorded"), (200, 200, "open")}, outcomes
+    print(f"\n{backend}, two servers: {LIVE_RUNS} runs, 0 disagreements; {dict(outcomes)}")

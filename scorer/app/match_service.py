@@ -81,6 +81,11 @@ class MatchService:
         self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
         #: Called as ``listener(db, row)`` after every stored action (tournaments, issue 11).
         self.listeners: list[Callable[[store.Database, store.MatchRow], None]] = []
+        #: Called as ``guard(db, row, kind)`` (``kind`` "action", "undo" or "rematch") before an
+        #: action or a Revanche of ``row`` is stored, and again inside its write transaction
+        #: with the match row locked; a RuleError it raises refuses it, nothing stored (a
+        #: tournament whose slot has taken its result, issue 19).
+        self.guards: list[Callable[[store.Database, store.MatchRow, str], None]] = []
 
     def lock(self, match_id: str) -> threading.RLock:
         """The lock of one match (shared by the matches whose ids hash alike)."""
@@ -175,9 +180,10 @@ class MatchService:
         action 1,000). Its ``row`` is the match as stored now.
 
         :raise RuleError: the engine refuses the action, the match already holds
-            ``max_actions`` actions (``too_many_actions``), or it is an Undo on a
+            ``max_actions`` actions (``too_many_actions``), it is an Undo on a
             match whose Revanche has started (``rematch_started``: the table plays on
-            there); nothing stored.
+            there), or a guard refuses it (``tournament_result_taken``: a tournament
+            has taken the result of the match's series); nothing stored.
         :raise LookupError: the match does not exist.
         :raise DeadlinePassed: ``deadline`` (the server's clock, seconds) had passed
             when the write got the database's lock (a tap its phone has given up on); nothing
@@ -200,16 +206,19 @@ class MatchService:
         action = normalize_action(action)  # raises RuleError on a malformed action
         undo = action["type"] == "undo"
         if undo:
-            check_undo(row)
+            self.check_undo(db, row)
         if version != row.version:
             return answer(self._stale_or_duplicate(db, row, action, version), m, row)
         self._check_room(row)
         m.apply(action)  # raises RuleError, m unchanged
-        # An Undo is stored only while no Revanche exists (checked again in the write:
-        # another phone may start the Revanche right now).
+        # An Undo is stored only while no Revanche exists, and any action only while the
+        # guards allow it (checked again in the write: another phone may start the
+        # Revanche, or the tournament take the result, right now).
+        kind = "undo" if undo else "action"
+        guard = (lambda locked: self.guard(locked, row, kind)) if self.guards else None
         try:
             stored = store.append_action(db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo,
-                                         deadline=deadline)
+                                         deadline=deadline, guard=guard)
         except BaseException:
             self._remember(row.id, None)  # our copy is ahead of the database
             raise
@@ -220,7 +229,7 @@ class MatchService:
         row = self._current(db, row.id)
         m = self._match(db, row)
         if undo:
-            check_undo(row)
+            self.check_undo(db, row)
         return answer(STALE, m, row)
 
     def _current(self, db: store.Database, match: str | store.MatchRow) -> store.MatchRow:
@@ -254,6 +263,23 @@ class MatchService:
                 N_("This match already has {limit} actions, the most one match can hold: start a new one."),
                 limit=self.max_actions,
             )
+
+    def guard(self, db: store.Database, row: store.MatchRow, kind: str = "action") -> None:
+        """Ask every guard whether ``kind`` ("action", "undo" or "rematch") may change ``row``.
+
+        :raise RuleError: a guard refuses it (e.g. ``tournament_result_taken``).
+        """
+        for guard in self.guards:
+            guard(db, row, kind)
+
+    def check_undo(self, db: store.Database, row: store.MatchRow) -> None:
+        """Refuse an Undo of ``row`` now: its Revanche has started (:func:`check_undo`), or a
+        guard refuses it (a tournament has taken its result).
+
+        :raise RuleError: ``rematch_started``, or the guard's code.
+        """
+        check_undo(row)
+        self.guard(db, row, "undo")
 
     @staticmethod
     def check_settings(variant: str, options: dict[str, Any], mano: int) -> Match:
@@ -319,10 +345,15 @@ class MatchService:
         """Start the Revanche of a finished match once (same settings, series kept; a new
         series of the same length once this one is decided), or the one already started.
 
-        :raise RuleError: the game is not over.
+        :raise RuleError: the game is not over, or a guard refuses the Revanche (a
+            tournament match whose result stands or is decided, ``tournament_match_over``);
+            nothing stored.
         """
+        if row.rematch is None:
+            self.guard(db, row, "rematch")
         status = self.series(db, row)
-        return store.create_rematch(db, row.id, new_series=bool(status and status.decided))
+        guard = (lambda locked: self.guard(locked, row, "rematch")) if self.guards else None
+        return store.create_rematch(db, row.id, new_series=bool(status and status.decided), guard=guard)
 
     @staticmethod
     def rename(db: store.Database, row: store.MatchRow, names: list[str]) -> store.MatchRow:

@@ -7,6 +7,10 @@ results, live games), exports it, advances it (results read from finished matche
 matches created once both teams are known, lots drawn for a finished stage's
 remaining ties) and applies corrections. :func:`on_action` is the hook the match
 service calls after every stored action: a table's last point moves the tournament on.
+:func:`guard` is the match service's guard (issue 19): once the tournament has taken a
+slot's result, its table's scoreboard is locked until the organizer reopens it; the check
+runs inside the table's write, and a result is recorded only if its series' games are
+still the ones it was read from, so the two never disagree.
 """
 
 from __future__ import annotations
@@ -17,13 +21,13 @@ import hmac
 import logging
 import secrets
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.app import store, tournament_store as tstore
 from scorer.app.match_service import MatchService
 from scorer.core import tournament as core
-from scorer.core.errors import N_
+from scorer.core.errors import N_, RuleError
 from scorer.core.series import series_status
 
 log = logging.getLogger(__name__)
@@ -39,8 +43,10 @@ EXPORT_FORMAT = "truco-scorer-tournament/1"
 @dataclass
 class Loaded:
     """One tournament as it is now: its ``row``, core layout ``t``, slot rows by id,
-    ``results`` (slot id -> :class:`~scorer.core.tournament.Result`), resolved ``view`` and the
-    latest game of every slot with a match (``live``)."""
+    ``results`` (slot id -> :class:`~scorer.core.tournament.Result`), resolved ``view``, the
+    latest game of every slot with a match (``live``), and ``ended``: for each reopened
+    slot whose scoreboard has already ended, the result that end would give (the
+    organizer can take it, the ``take`` correction)."""
 
     row: tstore.TournamentRow
     t: core.Tournament
@@ -48,6 +54,7 @@ class Loaded:
     results: dict[str, core.Result]
     view: core.View
     live: dict[str, tstore.LiveGame]
+    ended: dict[str, core.Result] = field(default_factory=dict)
 
 
 def settings_of(row: tstore.TournamentRow) -> core.Settings:
@@ -118,7 +125,12 @@ def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
     slots = {s.slot: s for s in tstore.get_slots(db, tid)}
     results = {k: core.Result.from_json(s.result) for k, s in slots.items() if s.result}
     view = core.resolve(t, results, row.lots)
-    return Loaded(row, t, slots, results, view, tstore.live_games(db, tid))
+    ended = {}
+    for k, s in slots.items():  # reopened and held: rare, so a query each
+        if s.hold is not None and not s.result and s.series_id:
+            if (res := series_result(db, s.series_id, t.slot(k).best_of)) is not None:
+                ended[k] = res
+    return Loaded(row, t, slots, results, view, tstore.live_games(db, tid), ended)
 
 
 def series_stamp(games: list) -> str:
@@ -130,7 +142,11 @@ def series_result(db: sqlite3.Connection, series_id: str, best_of: int, hold: st
     """The result of a slot's series once it is decided (None before): the side that won
     the game (best of 1) or the series, tentos summed over its games. None too while
     the series is as it was when the organizer reopened it (``hold``)."""
-    games = tstore.series_games(db, series_id)
+    return games_result(tstore.series_games(db, series_id), best_of, hold)
+
+
+def games_result(games: list, best_of: int, hold: str | None = None) -> core.Result | None:
+    """:func:`series_result` of a series' games as :func:`scorer.app.tournament_store.series_games` gives them."""
     if hold is not None and series_stamp(games) == hold:
         return None
     if best_of == 1:
@@ -166,11 +182,12 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table") -> Loaded | No
             sv, srow = loaded.view.slots[sid], loaded.slots[sid]
             if sv.status != "ready" or not srow.series_id:
                 continue
-            result = series_result(db, srow.series_id, sv.slot.best_of, srow.hold)
-            if result is not None:
+            games, marks = tstore.read_series(db, srow.series_id)
+            result = games_result(games, sv.slot.best_of, srow.hold)
+            if result is not None:  # recorded only if the games are still exactly these (issue 19)
                 table = srow.table_number
                 changed |= tstore.record_result(db, tid, sid, result.to_json(), f"table {table}" if table else who,
-                                                epoch=loaded.row.epoch)
+                                                epoch=loaded.row.epoch, series=(srow.series_id, marks))
         for group in loaded.view.needs_lots:
             drawn = {t: secrets.randbelow(10**9) + 1 for t in group}
             tstore.set_lots(db, tid, drawn, "draw", list(group))
@@ -237,9 +254,33 @@ def on_action(db: sqlite3.Connection, match: store.MatchRow) -> None:
         log.exception("advancing the tournament of match %s failed", match.id)
 
 
+def guard(db: sqlite3.Connection, match: store.MatchRow, kind: str) -> None:
+    """The match service's guard (:attr:`MatchService.guards`, issue 19): once the
+    tournament has taken a slot's result, its table's scoreboard is locked. Run before
+    an action, an Undo or a Revanche (``kind``) on any game of the slot's series, and
+    again inside that write with the match row locked, so a result being recorded and a
+    table's Undo never both happen (:func:`scorer.app.tournament_store.record_result`).
+
+    :raise RuleError: ``tournament_result_taken`` (only the organizer can change the
+        result: Correct → Reopen); ``tournament_match_over``, a Revanche of a tournament
+        match whose series is decided (or of a best-of-1 match): it would not count.
+    """
+    found = tstore.series_lock(db, match.series)
+    if found is None:
+        return
+    if found[2]:
+        raise RuleError("tournament_result_taken", N_(
+            "The tournament has already taken this result; only the organizer can change it (Correct → Reopen)."))
+    if kind == "rematch":
+        wins = store.series_tally(db, match.series)
+        if match.best_of == 1 or max(wins) > match.best_of // 2:
+            raise RuleError("tournament_match_over", N_(
+                "This tournament match is over, so it has no Revanche: a new game would not count for the tournament."))
+
+
 # ---------------------------------------------------------------- corrections
 
-CORRECTIONS = ("walkover", "abandonment", "reopen", "rename", "confirm")
+CORRECTIONS = ("walkover", "abandonment", "reopen", "take", "rename", "confirm")
 
 
 def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = ORGANIZER) -> dict[str, Any]:
@@ -248,9 +289,10 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
     ``data``: ``{"kind": "walkover", "slot", "absent": side}``, ``{"kind": "abandonment",
     "slot", "abandoned": side, }``, ``{"kind": "reopen", "slot", "confirmed": bool}``,
     ``{"kind": "rename", "team": index, "name"}``, ``{"kind": "confirm", "slot", "side"}``
-    (0, 1, or 2 for the organizer deciding for both), each with an optional
-    ``"version"``: the tournament's version the correction was decided on (a newer one
-    refuses it with ``changed_meanwhile``). A walkover or abandonment on a slot that
+    (0, 1, or 2 for the organizer deciding for both), ``{"kind": "take", "slot"}`` (a
+    reopened match whose scoreboard has already ended: its end counts now), each with an
+    optional ``"version"``: the tournament's version the correction was decided on (a newer
+    one refuses it with ``changed_meanwhile``). A walkover or abandonment on a slot that
     already has a result reopens it first. Without ``confirmed``, a change that would
     undo later matches changes nothing and raises ``confirm_cascade`` listing them.
 
@@ -260,12 +302,13 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
     the other left, and either is stored whole or refused with nothing changed.
 
     :raise core.TournamentError: bad correction (``bad_correction``, ``unknown_slot``,
-        ``not_playable``, ``confirm_cascade``, ``changed_meanwhile``, ``already_done``, ...).
+        ``not_playable``, ``confirm_cascade``, ``changed_meanwhile``, ``already_done``,
+        ``nothing_to_take``, ...).
     """
     kind = data.get("kind")
     if kind not in CORRECTIONS:
         raise core.TournamentError("bad_correction", N_(
-            "Unknown correction: choose walkover, abandonment, reopen, rename or confirm."))
+            "Unknown correction: choose walkover, abandonment, reopen, take, rename or confirm."))
     seen = data.get("version")
     if seen is not None and type(seen) is not int:
         raise core.TournamentError("bad_correction", N_("The version must be a whole number."))
@@ -308,6 +351,9 @@ def _apply(db: sqlite3.Connection, tid: str, loaded: Loaded, kind: str, data: di
     loaded.t.slot(slot_id)
     if kind == "confirm":
         _confirm_result(db, tid, loaded, slot_id, data, who)
+        return []
+    if kind == "take":
+        _take(db, tid, loaded, slot_id, who)
         return []
     had = loaded.results.get(slot_id)
     side = data.get("absent" if kind == "walkover" else "abandoned")
@@ -379,6 +425,26 @@ def _reopen(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data
     return undone
 
 
+def _take(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, who: str) -> None:
+    """The ``take`` correction: a reopened match whose scoreboard has already ended gets
+    that end as its result now (the table may also Undo and play on: its next end counts).
+
+    :raise core.TournamentError: ``nothing_to_take`` (the match has a result, or its
+        scoreboard has not ended), ``changed_meanwhile`` (the table changed it meanwhile).
+    """
+    srow = loaded.slots.get(slot_id)
+    result = None
+    if slot_id not in loaded.results and srow is not None and srow.series_id:
+        games, marks = tstore.read_series(db, srow.series_id)
+        result = games_result(games, loaded.t.slot(slot_id).best_of)
+    if result is None:
+        raise core.TournamentError("nothing_to_take", N_(
+            "This match has no ended scoreboard to take: it has a result already, or its game goes on."))
+    if not tstore.record_result(db, tid, slot_id, result.to_json(), who, "take", epoch=loaded.row.epoch,
+                                series=(srow.series_id, marks)):
+        raise _changed()
+
+
 def _record_absence(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, kind: str,
                     data: dict[str, Any], who: str) -> None:
     """Record a ``walkover`` or ``abandonment`` on a slot without a result: the other side
@@ -390,14 +456,15 @@ def _record_absence(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: s
     side = data.get(field)
     if side not in (0, 1) or type(side) is not int:
         raise core.TournamentError("bad_correction", N_("Say which side (0 or 1) was absent or left."))
-    tentos = (0, 0)
+    tentos, series = (0, 0), None
     live = loaded.live.get(slot_id)
     if kind == "abandonment" and live is not None:
         srow = loaded.slots[slot_id]
-        games = tstore.series_games(db, srow.series_id) if srow.series_id else []
-        tentos = (sum(g[0][0] for g in games), sum(g[0][1] for g in games))
+        if srow.series_id:  # the tentos as the board shows them when the result is taken
+            games, marks = tstore.read_series(db, srow.series_id)
+            tentos, series = (sum(g[0][0] for g in games), sum(g[0][1] for g in games)), (srow.series_id, marks)
     result = core.Result(kind, 1 - side, tentos, (0, 0), (0, 1))
-    if not tstore.record_result(db, tid, slot_id, result.to_json(), who, kind):
+    if not tstore.record_result(db, tid, slot_id, result.to_json(), who, kind, series=series):
         raise _changed()
 
 

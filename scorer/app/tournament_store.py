@@ -166,10 +166,35 @@ def slot_of_series(db: sqlite3.Connection, series_id: str) -> tuple[str, str] | 
     return (r["tournament_id"], r["slot"]) if r else None
 
 
+def series_lock(db: sqlite3.Connection, series_id: str) -> tuple[str, str, bool] | None:
+    """``(tournament id, slot id, taken)`` of the slot the Revanche series ``series_id``
+    plays (``taken``: the slot holds a result, so no table may change the series), or None."""
+    r = db.execute("SELECT tournament_id, slot, result FROM tournament_slot WHERE series_id = :s",
+                   {"s": series_id}).fetchone()
+    return (r["tournament_id"], r["slot"], r["result"] is not None) if r else None
+
+
 def series_games(db: sqlite3.Connection, series_id: str) -> list[tuple[tuple[int, int], int | None, int]]:
     """Every game of a series, oldest first: ``((score0, score1), winner, version)``."""
-    return [((r["score0"], r["score1"]), r["winner"], r["version"]) for r in db.execute(
-        "SELECT score0, score1, winner, version FROM match WHERE series = :s ORDER BY created", {"s": series_id})]
+    return read_series(db, series_id)[0]
+
+
+def read_series(db: sqlite3.Connection, series_id: str, *, lock: bool = False
+                ) -> tuple[list[tuple[tuple[int, int], int | None, int]], str]:
+    """Every game of a series as :func:`series_games`, and its marks, read in one
+    statement: a text of each game's id, version and Revanche link, which any action,
+    Undo or Revanche on the series changes (versions only grow, a link is never removed).
+
+    ``lock``: on PostgreSQL the rows are read ``FOR SHARE`` (the caller is inside a write
+    transaction): a table's write on any of them waits until the caller commits, and one
+    still uncommitted is waited for and then seen. SQLite's write transaction already
+    holds the whole database."""
+    sql = "SELECT id, score0, score1, winner, version, rematch FROM match WHERE series = :s ORDER BY created, id"
+    if lock and db.dialect == "postgresql":
+        sql += " FOR SHARE"
+    rows = db.execute(sql, {"s": series_id}).fetchall()
+    games = [((r["score0"], r["score1"]), r["winner"], r["version"]) for r in rows]
+    return games, ";".join(f"{r['id']}:{r['version']}:{r['rematch'] or ''}" for r in rows)
 
 
 def series_match_ids(db: sqlite3.Connection, series_id: str) -> list[str]:
@@ -246,13 +271,22 @@ def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, i
 
 
 def record_result(db: sqlite3.Connection, tid: str, slot: str, result: dict[str, Any], who: str,
-                  kind: str = "result", epoch: int | None = None) -> bool:
+                  kind: str = "result", epoch: int | None = None, series: tuple[str, str] | None = None) -> bool:
     """Store the first result of a slot and audit it; False (nothing stored) if it already
-    had one, or if ``epoch`` is given and the tournament was reopened since."""
+    had one, if ``epoch`` is given and the tournament was reopened since, or if ``series``
+    (``(series id, marks)`` as :func:`read_series` gave them with the games the result
+    was read from) is given and any game of the series changed since.
+
+    The series is read again under lock in this transaction, before the slot is written:
+    a table's Undo either committed first (its new version is seen: nothing recorded) or
+    waits for this commit, then finds the result taken and is refused
+    (:func:`scorer.app.tournament_service.guard`, run inside the Undo's write)."""
     with store.write(db):
         _lock(db, tid)
         if epoch is not None and db.execute(
                 "SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"] != epoch:
+            return False
+        if series is not None and read_series(db, series[0], lock=True)[1] != series[1]:
             return False
         cur = db.execute(
             "UPDATE tournament_slot SET result = :r, hold = NULL WHERE tournament_id = :t AND slot = :slot"

@@ -52,6 +52,7 @@ def register_views(app: Flask) -> None:
     for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp, tournaments.bp, tournament_api.bp):
         app.register_blueprint(blueprint)
     app.extensions["truco_matches"].listeners.append(tournament_service.on_action)
+    app.extensions["truco_matches"].guards.append(tournament_service.guard)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

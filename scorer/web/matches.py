@@ -27,7 +27,7 @@ from scorer.web import board, cookies, forms, qr, table_words
 from scorer.web.common import (
     check_key, get_match_or_404, is_htmx, key_fits, said, service, share_base, shortened_note,
 )
-from scorer.app.match_service import APPLIED, DUPLICATE, STALE, DeadlinePassed, check_undo
+from scorer.app.match_service import APPLIED, DUPLICATE, STALE, DeadlinePassed
 from scorer.web.db import get_db
 from scorer.web.i18n import default_names, translate
 
@@ -232,9 +232,10 @@ def confirm_undo(match_id: str, key: str):
 
 def undo_page(row: store.MatchRow, key: str, version: int):
     """The Undo confirmation page, naming the action it would drop; once the Revanche has
-    started, the scoreboard (422) saying why this match can no longer be undone."""
+    started, or a tournament has taken the result, the scoreboard (422) saying why this
+    match can no longer be undone."""
     try:
-        check_undo(row)
+        service().check_undo(get_db(), row)
     except RuleError as e:
         return render_board(row, key=key, message=e.render(translate, row.names), status=422)
     undo_what = board_context(row, key=key)["undo_what"]

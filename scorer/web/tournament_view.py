@@ -79,7 +79,10 @@ def describe_tournament(loaded: tournament_service.Loaded, *, organizer: bool = 
     ``{"id", "name", "variant", "format", "best_of", "teams", "rounds", "stages",
     "standings", "groups", "tiebreaks", "points", "champion", "repescagem_champion",
     "finished", "version"}``; a match is ``{"id", "slot", "table", "teams", "status",
-    "watch_url", "edit_url" (organizer only), "score", "series", "winner", "result"}``.
+    "watch_url", "edit_url" (organizer only), "score", "series", "winner", "result",
+    "locked" (the result is taken: the table's scoreboard takes no more actions),
+    "board_result" (a reopened match whose scoreboard has already ended: the result the
+    ``take`` correction would record; else None)}``.
     """
     row, view = loaded.row, loaded.view
     stages = _matches_by_stage(loaded, organizer)
@@ -157,6 +160,9 @@ def _match(loaded: tournament_service.Loaded, slot: Slot, base: str) -> dict[str
         if slot.best_of > 1 else None,
         "winner": sv.winner,
         "result": sv.result.to_json() if sv.result else None,
+        # issue 19: the tournament took the result, so the table's scoreboard is locked
+        "locked": bool(sv.result is not None and srow and srow.series_id),
+        "board_result": loaded.ended[slot.id].to_json() if slot.id in loaded.ended else None,
     }
 
 

@@ -53,6 +53,7 @@ AUDIT_KINDS = {
     "create": N_("created"), "draw": N_("seeding drawn at random"), "result": N_("result"),
     "walkover": N_("walkover"), "abandonment": N_("abandonment"), "reopen": N_("reopened"),
     "rename": N_("renamed"), "lots": N_("draw of lots"), "confirm": N_("confirmed"),
+    "take": N_("result taken from the scoreboard"),
 }
 
 

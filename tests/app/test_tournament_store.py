@@ -89,3 +89,22 @@ def test_a_request_that_looked_before_a_reopening_changes_nothing(db):
     assert tstore.claim_slots(db, row.id, [("main:2:1", "late", None)], seen.epoch) == -1
     assert not tstore.record_result(db, row.id, "main:1:2", result, "table 2", epoch=seen.epoch)
     assert all(s.match_id is None and s.result is None for s in tstore.get_slots(db, row.id))
+
+
+def test_a_result_is_recorded_only_from_the_games_as_they_still_are(db):
+    """Issue 19: the series' marks read with the games are compared again in the write."""
+    row = new(db)
+    match = store.create_match(db, variant="truco-15", options={}, names=["A", "D"], mano=0)
+    tstore.claim_slots(db, row.id, [("main:1:1", match.id, None)], 0)
+    assert tstore.series_lock(db, match.series) == (row.id, "main:1:1", False)
+    assert tstore.series_lock(db, "no such series") is None
+    store.append_action(db, match.id, 0, {"type": "adjust", "side": 0, "delta": 15}, score=(15, 0), winner=0)
+    games, marks = tstore.read_series(db, match.series)
+    assert games == [((15, 0), 0, 1)] and marks == f"{match.id}:1:"
+    store.append_action(db, match.id, 1, {"type": "undo"}, score=(0, 0), winner=None)  # the table moved on
+    result = {"kind": "played", "winner": 0, "tentos": [15, 0], "games": [1, 0], "confirmed": []}
+    assert not tstore.record_result(db, row.id, "main:1:1", result, "table 1", series=(match.series, marks))
+    assert tstore.get_slots(db, row.id)[0].result is None and tstore.get_tournament(db, row.id).version == 1
+    _games, now = tstore.read_series(db, match.series)
+    assert tstore.record_result(db, row.id, "main:1:1", result, "table 1", series=(match.series, now))
+    assert tstore.series_lock(db, match.series) == (row.id, "main:1:1", True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from scorer.app.store.connection import Database, write
@@ -48,6 +49,7 @@ def append_action(
     winner: int | None,
     no_rematch: bool = False,
     deadline: float | None = None,
+    guard: Callable[[Database], None] | None = None,
 ) -> bool:
     """Store ``action`` as the match's action number ``version`` and commit.
 
@@ -63,6 +65,12 @@ def append_action(
     the lock, just before it commits, so a write that waited too long (a busy or stalled
     database) stores nothing.
 
+    ``guard`` (None = none): called inside the transaction once the guarded ``UPDATE`` holds
+    the match row's lock, so what it reads is checked against every writer that changes
+    the match (a tournament taking its result, see
+    :func:`scorer.app.tournament_service.guard`); whatever it raises refuses the action:
+    rolled back, nothing stored, and raised here.
+
     :raise DeadlinePassed: the deadline had passed; rolled back, nothing stored.
     """
     now = time.time()
@@ -75,6 +83,8 @@ def append_action(
         )
         if cur.rowcount != 1:
             return False  # nothing was written
+        if guard is not None:
+            guard(db)  # raises to refuse: rolled back by write()
         late = 0.0 if deadline is None else time.time() - deadline
         if late > 0:
             raise DeadlinePassed(late)  # rolled back by write()

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from scorer.app.store.connection import Database, write
 from scorer.app.store.matches import MatchRow, _insert_match, _players, get_match
 from scorer.core.errors import N_, RuleError
 
 
-def create_rematch(db: Database, match_id: str, *, new_series: bool = False) -> MatchRow | None:
+def create_rematch(db: Database, match_id: str, *, new_series: bool = False,
+                   guard: Callable[[Database], None] | None = None) -> MatchRow | None:
     """The Revanche of a match: same settings, same series, same edit key, created once.
 
     The first call creates it and links it from the old match; later calls (another
@@ -19,6 +21,10 @@ def create_rematch(db: Database, match_id: str, *, new_series: bool = False) -> 
     it (as an append checks the version), so a phone that still shows the game over cannot start it after
     another phone's Undo. The Revanche keeps the match's edit key (its hash): every
     phone that could record the game can record the Revanche.
+
+    ``guard`` (None = none): called inside the transaction once the guarded update that
+    links a new Revanche holds the old match row's lock (as :func:`append_action`'s);
+    whatever it raises refuses the Revanche (nothing stored) and is raised here.
 
     :raise RuleError: ``game_not_over``, the match has no winner (nothing stored).
     """
@@ -45,6 +51,8 @@ def create_rematch(db: Database, match_id: str, *, new_series: bool = False) -> 
                     )
                     if linked.rowcount != 1:
                         raise _Moved
+                    if guard is not None:
+                        guard(db)  # raises to refuse: rolled back by write()
         except _Moved:
             continue  # rolled back; read again
         break

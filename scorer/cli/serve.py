@@ -239,7 +239,7 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
 @click.option("--proxy", "proxies", multiple=True, metavar="ADDRESS",
               help="Address (or network) of a reverse proxy whose X-Forwarded-For/-Proto/-Host are believed; repeatable.")
 @click.option("--rate-limit", "limits", multiple=True, metavar="KIND=LIMIT",
-              help="Change a per-client limit: create, import, action or read, e.g. create=30/minute, or KIND=off.")
+              help="Change a limit, e.g. create=30/minute, or KIND=off (a wrong KIND lists the kinds).")
 @click.option("--rate-limit-storage", default="memory://", show_default=True,
               help="Where the limits count (memory:// is per process; redis://HOST:PORT or memcached://HOST:PORT "
                    "shares them between servers).")
@@ -277,6 +277,9 @@ def serve_command(
         threads=threads, connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True,
         ident="",  # no "Server: waitress" on every response: bytes a phone has no use for
         max_request_body_size=MAX_BODY,
+        # waitress drops X-Forwarded-* itself unless told its own trusted_proxy; the app's
+        # ProxyFix (scorer.web.security) believes them from the --proxy peers only.
+        clear_untrusted_proxy_headers=not proxies,
     )
     sock = server = None
     if workers == 1:

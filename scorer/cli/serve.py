@@ -277,10 +277,9 @@ def serve_command(
         threads=threads, connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True,
         ident="",  # no "Server: waitress" on every response: bytes a phone has no use for
         max_request_body_size=MAX_BODY,
-        # waitress drops X-Forwarded-* itself unless told its own trusted_proxy; the app's
-        # ProxyFix (scorer.web.security) believes them from the --proxy peers only.
-        clear_untrusted_proxy_headers=not proxies,
     )
+    if proxies:  # waitress would drop X-Forwarded-*: the app's ProxyFix believes them from --proxy peers only
+        options["clear_untrusted_proxy_headers"] = False
     sock = server = None
     if workers == 1:
         server = waitress.create_server(create_app(config), host=host, port=port, **options)

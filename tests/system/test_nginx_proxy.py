@@ -117,3 +117,18 @@ def test_the_access_log_never_holds_a_key(hosted):
     assert f"GET /t/{t['id']}/- HTTP/" in log and f"GET /t/{t['id']}/-/cards HTTP/" in log
     assert f"GET /t/{t['id']}/team/0/- HTTP/" in log
     assert f"POST /api/matches/{match['id']}/actions HTTP/" in log and "127.0.0.9 " in log
+
+
+def test_serve_hands_the_proxys_headers_to_the_app(tmp_path, waitress_stub):
+    """waitress drops X-Forwarded-* unless told otherwise: with ``--proxy`` it leaves them to
+    the app, whose ProxyFix believes them from the named proxy only; without, it drops them."""
+    from click.testing import CliRunner
+
+    from scorer.cli.main import cli
+
+    base = ["serve", "--port", "0", "--no-qr", "--retention-days", "0", "--db", str(tmp_path / "p.sqlite3")]
+    assert CliRunner().invoke(cli, base + ["--proxy", "127.0.0.1"]).exit_code == 0
+    assert waitress_stub["kw"]["clear_untrusted_proxy_headers"] is False
+    assert waitress_stub["app"].config["PROXY_ADDRESSES"] == ["127.0.0.1"]
+    assert CliRunner().invoke(cli, base).exit_code == 0
+    assert "clear_untrusted_proxy_headers" not in waitress_stub["kw"]  # waitress's default: dropped

@@ -11,9 +11,6 @@ service calls after every stored action: a table's last point moves the tourname
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import logging
 import secrets
 import sqlite3
@@ -21,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.app import store, tournament_store as tstore
+from scorer.app.tournament_keys import TournamentKeys
 from scorer.app.match_service import MatchService
 from scorer.core import tournament as core
 from scorer.core.errors import N_
@@ -38,7 +36,8 @@ EXPORT_FORMAT = "truco-scorer-tournament/1"
 class Loaded:
     """One tournament as it is now: its ``row``, core layout ``t``, slot rows by id,
     ``results`` (slot id -> :class:`~scorer.core.tournament.Result`), resolved ``view`` and the
-    latest game of every slot with a match (``live``)."""
+    latest game of every slot with a match (``live``). ``organizer_key``: the plain organizer
+    key, only on what :func:`create` returns (the database keeps its hash)."""
 
     row: tstore.TournamentRow
     t: core.Tournament
@@ -46,6 +45,7 @@ class Loaded:
     results: dict[str, core.Result]
     view: core.View
     live: dict[str, tstore.LiveGame]
+    organizer_key: str | None = None
 
 
 def settings_of(row: tstore.TournamentRow) -> core.Settings:
@@ -54,11 +54,13 @@ def settings_of(row: tstore.TournamentRow) -> core.Settings:
 
 
 def create(db: sqlite3.Connection, *, name: str, variant: str, options: dict[str, Any], teams: list[str],
-           players: list[list[str]], settings: core.Settings, draw: bool) -> Loaded:
-    """Store a new tournament and create its first matches.
+           players: list[list[str]], settings: core.Settings, draw: bool, keys: TournamentKeys) -> Loaded:
+    """Store a new tournament and create its first matches; the result carries the
+    organizer key (``organizer_key``), stored only as its hash.
 
     ``draw``: the seed order is a random draw (recorded in the audit) instead of the
-    order entered. The caller validated everything first.
+    order entered. ``keys``: the instance's keys (the teams' and tables'). The caller
+    validated everything first.
     """
     seeds = list(range(len(teams)))
     audit: list[tuple[str, str, Any]] = [(ORGANIZER, "create", {"teams": teams, "settings": settings.to_json()})]
@@ -66,14 +68,19 @@ def create(db: sqlite3.Connection, *, name: str, variant: str, options: dict[str
         secrets.SystemRandom().shuffle(seeds)
         audit.append((ORGANIZER, "draw", {"seeds": seeds}))
     t = core.build(teams, settings, seeds)
+    tid, organizer_key = store.new_id(), store.new_edit_key()
     row = tstore.create_tournament(
-        db, name=name, variant=variant, options=options, settings=settings.to_json(), teams=teams,
+        db, tid=tid, organizer_hash=store.hash_key(organizer_key), team_hashes=keys.team_hashes(tid, len(teams)),
+        name=name, variant=variant, options=options, settings=settings.to_json(), teams=teams,
         players=players, seeds=seeds, slots=[s.id for s in t.slots], audit=audit,
     )
-    return advance(db, row.id)  # type: ignore[return-value]
+    loaded = advance(db, row.id, keys=keys)
+    assert loaded is not None
+    loaded.organizer_key = organizer_key
+    return loaded
 
 
-def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: str) -> Loaded:
+def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: str, keys: TournamentKeys) -> Loaded:
     """Validate ``data`` (the API's body, or the create form shaped alike) and create.
 
     ``data``: ``{"name", "variant", "options", "teams" (names, or ``{"name", "players"}``
@@ -104,7 +111,7 @@ def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: s
     if not isinstance(draw, bool):
         raise core.TournamentError("bad_setting", N_("{key} must be true or false."), key="draw")
     return create(db, name=name, variant=data["variant"], options=m.options, teams=teams,
-                  players=players, settings=settings, draw=draw)
+                  players=players, settings=settings, draw=draw, keys=keys)
 
 
 def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
@@ -150,11 +157,11 @@ def series_result(db: sqlite3.Connection, series_id: str, best_of: int, hold: st
     return core.Result("played", winner, (tentos[0], tentos[1]), (wins[0], wins[1]))
 
 
-def advance(db: sqlite3.Connection, tid: str, who: str = "table") -> Loaded | None:
+def advance(db: sqlite3.Connection, tid: str, who: str = "table", *, keys: TournamentKeys) -> Loaded | None:
     """Bring the tournament up to date and return it: record the result of every slot
     whose series has ended, draw lots for ties a finished stage still has, and create
     the match of every slot whose two teams are now known (each slot once, even when
-    several requests advance at once). Safe to call at any time."""
+    several requests advance at once; its key from ``keys``). Safe to call at any time."""
     for _round in range(200):  # each pass settles at least one round; a bound, not a loop forever
         loaded = load(db, tid)
         if loaded is None:
@@ -175,7 +182,7 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table") -> Loaded | No
             changed = True
         if changed:
             continue
-        claims = [_start(db, loaded, sv) for sid, sv in loaded.view.slots.items()
+        claims = [_start(db, loaded, sv, keys) for sid, sv in loaded.view.slots.items()
                   if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None]
         if claims and tstore.claim_slots(db, tid, claims, loaded.row.epoch):
             continue  # linked some (look again), or reopened meanwhile (-1: look again)
@@ -198,16 +205,10 @@ def table_for(t: core.Tournament, slot: core.Slot) -> int | None:
     return None
 
 
-def table_key(organizer_key: str, slot_id: str) -> str:
-    """The edit key of the matches a tournament slot plays (URL-safe text, 256 bits): an
-    HMAC of the slot with the organizer's key, so the organizer's pages can show each
-    table's link again while the database keeps only the hash of the key (issue 12)."""
-    digest = hmac.new(organizer_key.encode(), f"table:{slot_id}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
-
-
-def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView) -> tuple[str, str, int | None]:
-    """Create the ordinary match of a slot whose teams are known; the claim to link it."""
+def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView, keys: TournamentKeys
+           ) -> tuple[str, str, int | None]:
+    """Create the ordinary match of a slot whose teams are known (its edit key derived by
+    ``keys``, so the organizer's pages can show the table's link again); the claim to link it."""
     row = loaded.row
     a, b = sv.teams  # both known: status "ready"
     players = None
@@ -217,11 +218,11 @@ def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView) -> tuple[s
         players = [list(pa), list(pb)]
     match = store.create_match(db, variant=row.variant, options=row.options, names=[row.teams[a], row.teams[b]],
                                mano=0, best_of=sv.slot.best_of, players=players,
-                               edit_key=table_key(row.organizer_key, sv.slot.id))
+                               edit_key=keys.table(row.id, sv.slot.id))
     return (sv.slot.id, match.id, table_for(loaded.t, sv.slot))
 
 
-def on_action(db: sqlite3.Connection, match: store.MatchRow) -> None:
+def on_action(db: sqlite3.Connection, match: store.MatchRow, *, keys: TournamentKeys) -> None:
     """The hook after a stored action: if the match plays a tournament slot, advance
     that tournament (a finished game or series moves the winner on). Never raises: the
     action is already stored, and the next read of the tournament advances it anyway."""
@@ -230,7 +231,7 @@ def on_action(db: sqlite3.Connection, match: store.MatchRow) -> None:
             return  # only a finished game can move a tournament on
         found = tstore.slot_of_series(db, match.series)
         if found is not None:
-            advance(db, found[0])
+            advance(db, found[0], keys=keys)
     except Exception:  # noqa: BLE001 - logged; the tournament catches up on its next read
         log.exception("advancing the tournament of match %s failed", match.id)
 
@@ -240,7 +241,8 @@ def on_action(db: sqlite3.Connection, match: store.MatchRow) -> None:
 CORRECTIONS = ("walkover", "abandonment", "reopen", "rename", "confirm")
 
 
-def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = ORGANIZER) -> dict[str, Any]:
+def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = ORGANIZER, *,
+            keys: TournamentKeys) -> dict[str, Any]:
     """Apply one correction and return ``{"undone": [slot ids]}`` (matches voided).
 
     ``data``: ``{"kind": "walkover", "slot", "absent": side}``, ``{"kind": "abandonment",
@@ -254,7 +256,7 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
     :raise core.TournamentError: bad correction (``bad_correction``, ``unknown_slot``,
         ``not_playable``, ``confirm_cascade``, ``changed_meanwhile``, ...).
     """
-    loaded = advance(db, tid)
+    loaded = advance(db, tid, keys=keys)
     assert loaded is not None
     kind = data.get("kind")
     if kind not in CORRECTIONS:
@@ -268,18 +270,18 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
         raise core.TournamentError("bad_correction", N_("This correction needs the match (slot)."))
     loaded.t.slot(slot_id)
     if kind == "confirm":
-        _confirm_result(db, tid, loaded, slot_id, data, who)
+        _confirm_result(db, tid, loaded, slot_id, data, who, keys)
         return {"undone": []}
     undone: list[str] = []
     if slot_id in loaded.results or kind == "reopen":
         undone = _reopen(db, tid, loaded, slot_id, data, who)
         if kind == "reopen":
-            advance(db, tid)
+            advance(db, tid, keys=keys)
             return {"undone": undone}
         loaded = load(db, tid)
         assert loaded is not None
     _record_absence(db, tid, loaded, slot_id, kind, data, who)
-    advance(db, tid)
+    advance(db, tid, keys=keys)
     return {"undone": undone}
 
 
@@ -298,7 +300,7 @@ def _rename_team(db: sqlite3.Connection, tid: str, loaded: Loaded, data: dict[st
 
 
 def _confirm_result(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data: dict[str, Any],
-                    who: str) -> None:
+                    who: str, keys: TournamentKeys) -> None:
     """The ``confirm`` correction: a side (or the organizer, side 2) confirms a slot's result."""
     side = data.get("side")
     if side not in (0, 1, 2) or type(side) is not int:
@@ -306,7 +308,7 @@ def _confirm_result(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: s
     new = core.confirm(loaded.t, loaded.results, slot_id, side)
     tstore.update_result(db, tid, slot_id, loaded.results[slot_id].to_json(), new[slot_id].to_json(),
                          who, "confirm")
-    advance(db, tid)
+    advance(db, tid, keys=keys)
 
 
 def _reopen(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data: dict[str, Any],

@@ -243,6 +243,9 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
 @click.option("--rate-limit-storage", default="memory://", show_default=True,
               help="Where the limits count (memory:// is per process; redis://HOST:PORT or memcached://HOST:PORT "
                    "shares them between servers).")
+@click.option("--secret-file", default=None, envvar="TRUCO_SECRET_FILE", metavar="PATH",
+              help="Instance secret the tournaments' team and table keys come from (made, mode 0600, if missing; "
+                   "default: beside the SQLite file, or ./truco.secret). TRUCO_SECRET gives it as text instead.")
 @click.option("--retention-days", default=180, show_default=True, type=click.IntRange(0, 36500),
               help="Delete matches (whole Revanche series) idle this many days, at start and daily (0: keep all).")
 @click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
@@ -253,8 +256,8 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
               help="Language of the messages (default: the locale's, else pt).")
 def serve_command(
     host: str, port: int, db_path: str, public_url: str | None, threads: int, workers: int,
-    proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, retention_days: int,
-    no_qr: bool, ghost_tap_ms: int, lang: str,
+    proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, secret_file: str | None,
+    retention_days: int, no_qr: bool, ghost_tap_ms: int, lang: str,
 ) -> None:
     """Run the phone scoreboard (waitress) and print the address and a QR code to join.
 
@@ -268,6 +271,7 @@ def serve_command(
     _ = cli_lang.translator(lang)
     database = database_setting(db_path)
     config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
+    config.update(secret_setting(database, secret_file))
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it
@@ -330,6 +334,23 @@ def serve_config(
     if public_url and urlsplit(public_url).hostname:
         config["TRUSTED_HOSTS"] = [urlsplit(public_url).hostname]
     return config
+
+
+def secret_setting(database: str, secret_file: str | None) -> dict:
+    """The app's instance-secret settings: ``TRUCO_SECRET`` as text, else the file (made
+    now, once, before any worker starts; see :mod:`scorer.app.tournament_keys`).
+
+    :raise click.BadParameter: the secret is too short or its file unreadable.
+    """
+    from scorer.app import tournament_keys
+
+    text = os.environ.get("TRUCO_SECRET") or None
+    path = os.path.abspath(secret_file) if secret_file else str(tournament_keys.secret_file_for(database))
+    try:
+        tournament_keys.instance_secret(database, path=path, text=text)
+    except tournament_keys.SecretError as e:
+        raise click.BadParameter(e.reason, param_hint="--secret-file or TRUCO_SECRET") from None
+    return {"INSTANCE_SECRET": text, "INSTANCE_SECRET_FILE": path}
 
 
 def init_database(database: str, _) -> None:

@@ -47,6 +47,8 @@ MIGRATIONS: list[str | dict[str, str] | Callable[[Database], None]] = [
     "CREATE INDEX IF NOT EXISTS match_updated ON match (updated)",
     # 5: tournaments, their slots and audit log (issue 11); the SQL is in scorer.app.tournament_store.
     lambda db: run_script(db, __import__("scorer.app.tournament_store", fromlist=["MIGRATION"]).MIGRATION),
+    # 6: tournaments' organizer and team keys at rest are hashes (issue 23); in scorer.app.tournament_keys.
+    lambda db: __import__("scorer.app.tournament_keys", fromlist=["hash_stored_keys"]).hash_stored_keys(db),
 ]
 
 

@@ -7,6 +7,7 @@ never holds a key."""
 
 from __future__ import annotations
 
+import http.client
 import re
 
 import pytest
@@ -109,13 +110,18 @@ def test_the_access_log_never_holds_a_key(hosted):
                  f"{organizer}/cards", team_link, f"/m/{table_links[0][0]}/{table_links[0][1]}"):
         assert phone.request("GET", path)[0] == 200, path
     assert tap(phone, match, 0) == 200
+    plain = http.client.HTTPConnection("127.0.0.1", proxy.http_port, source_address=("127.0.0.9", 0), timeout=10)
+    plain.request("GET", f"/m/{match['id']}/{match['edit_key']}", headers={"Host": HOST})
+    moved = plain.getresponse()
+    assert moved.status == 301 and moved.getheader("Location") == f"https://{HOST}/m/{match['id']}/{match['edit_key']}"
+    plain.close()
     proxy.stop()
     log = proxy.access_log()
     for key in (match["edit_key"], t["organizer_key"], team_key, table_links[0][1]):
         assert key not in log
     assert f"GET /m/{match['id']}/- HTTP/" in log and f"GET /m/{match['id']}/-/board HTTP/" in log
     assert f"GET /t/{t['id']}/- HTTP/" in log and f"GET /t/{t['id']}/-/cards HTTP/" in log
-    assert f"GET /t/{t['id']}/team/0/- HTTP/" in log
+    assert f"GET /t/{t['id']}/team/0/- HTTP/" in log and " 301 " in log
     assert f"POST /api/matches/{match['id']}/actions HTTP/" in log and "127.0.0.9 " in log
 
 

@@ -36,7 +36,7 @@ class OldKeys(TournamentKeys):
         return legacy_table_key(OLD_ORGANIZER_KEY, slot_id)
 
 
-def old_format_database(path: Path) -> str:
+def old_format_database(path: Path | str) -> str:
     """A database as the code before issue 23 left it: schema 5, a knockout of 4 teams with
     plain organizer and team keys, its first round's matches keyed by the organizer key."""
     conn = store.connect(path)
@@ -67,10 +67,11 @@ def organizer_state(client, tid: str, key: str) -> dict:
     return r.get_json()
 
 
-def test_an_old_tournament_keeps_every_link_after_the_migration(tmp_path):
-    db = tmp_path / "old.sqlite3"
+def test_an_old_tournament_keeps_every_link_after_the_migration(db_url):
+    """On both backends (``db_url``: a SQLite file, a PostgreSQL database)."""
+    db = db_url
     tid = old_format_database(db)
-    app = create_app({"TESTING": True, "DATABASE": db})  # migrates to 6
+    app = create_app({"TESTING": True, "DATABASE": db, "INSTANCE_SECRET": "s" * 43})  # migrates to 6
     client = app.test_client()
     conn = store.connect(db)
     organizer, teams = conn.execute("SELECT organizer_key, team_keys FROM tournament").one()

@@ -138,3 +138,38 @@ def test_serve_hands_the_proxys_headers_to_the_app(tmp_path, waitress_stub):
     assert waitress_stub["app"].config["PROXY_ADDRESSES"] == ["127.0.0.1"]
     assert CliRunner().invoke(cli, base).exit_code == 0
     assert "clear_untrusted_proxy_headers" not in waitress_stub["kw"]  # waitress's default: dropped
+
+
+def test_the_proxy_refuses_one_addresss_flood_of_writes_before_truco_serve(hosted):
+    """Past 60 writes a second (bursts of 120) from one address, nginx answers 429 itself;
+    another address writes on."""
+    import threading
+
+    _server, proxy = hosted()
+    table = Phone(proxy, "127.0.0.11")
+    match = create(table)[1]
+    answers: list[tuple[int, str]] = []
+    lock = threading.Lock()
+
+    def flood() -> None:  # one keep-alive connection, as fast as it goes
+        conn = http.client.HTTPSConnection("127.0.0.1", proxy.https_port, context=table.context,
+                                           source_address=("127.0.0.12", 0), timeout=10)
+        body = b'{"action": {"type": "adjust", "side": 0, "delta": 1}, "version": 0}'
+        for _ in range(200):
+            conn.request("POST", f"/api/matches/{match['id']}/actions", body=body,
+                         headers={"Host": HOST, "Content-Type": "application/json", "X-Edit-Key": "guess"})
+            r = conn.getresponse()
+            with lock:
+                answers.append((r.status, r.read().decode()))
+        conn.close()
+
+    threads = [threading.Thread(target=flood) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    by_nginx = [text for status, text in answers if status == 429 and "from this address" in text]
+    reached = [status for status, text in answers if "from this address" not in text]
+    assert len(answers) == 800 and by_nginx and len(reached) < 800
+    assert set(reached) <= {403, 429}  # what got through met the app's wrong-key limit
+    assert tap(table, match, 0) == 200  # another address taps on

@@ -54,24 +54,26 @@ RATE_LIMITS = {
     "read": "600/minute",
     "match_read": "30/minute",
 }
+#: The endpoints that record something on a match or a tournament with its key.
+WRITES = ("matches.act", "api.post_action", "records.rename", "matches.revanche", "tournaments.correct",
+          "tournament_api.correct", "tournaments.team_confirm")
+#: The pages opened with a key in their path (the scoreboard's poll is not one: it is the cheapest
+#: request); a tournament's are heavy reads too.
+MATCH_PAGES = ("matches.scoreboard", "matches.confirm_undo", "matches.share")
+TOURNAMENT_PAGES = ("tournaments.organizer", "tournaments.cards", "tournaments.confirm_reopen", "tournaments.team_page")
+#: A whole match or tournament written out.
+EXPORTS = ("records.export", "records.log_csv", "tournament_api.export", "tournament_api.results_csv", "tournaments.cards")
 #: Which endpoints each limit covers (one budget shared by the endpoints of a kind).
 LIMITED = {
     "create": ("matches.create", "api.create_match"),
     "tournament": ("tournaments.create", "tournament_api.create"),
     "import": ("records.restore",),
-    "action": ("matches.act", "api.post_action", "records.rename", "matches.revanche", "tournaments.correct",
-               "tournament_api.correct", "tournaments.team_confirm"),
-    "match_action": ("matches.act", "api.post_action", "records.rename", "matches.revanche", "tournaments.correct",
-                     "tournament_api.correct", "tournaments.team_confirm"),
-    "wrong_key": ("matches.act", "api.post_action", "records.rename", "matches.revanche", "matches.scoreboard",
-                  "matches.confirm_undo", "matches.share", "tournaments.organizer", "tournaments.cards",
-                  "tournaments.confirm_reopen", "tournaments.correct", "tournament_api.correct",
-                  "tournaments.team_page", "tournaments.team_confirm"),
-    "read": ("api.get_match", "records.export", "records.log_csv", "tournament_api.state", "tournament_api.export",
-             "tournament_api.results_csv", "tournaments.organizer", "tournaments.cards", "tournaments.confirm_reopen",
-             "tournaments.team_page", "tournaments.tv", "tournaments.tv_live"),
-    "match_read": ("records.export", "records.log_csv", "tournament_api.export", "tournament_api.results_csv",
-                   "tournaments.cards"),
+    "action": WRITES,
+    "match_action": WRITES,
+    "wrong_key": WRITES + MATCH_PAGES + TOURNAMENT_PAGES,
+    "read": ("api.get_match", "tournament_api.state", "tournaments.tv", "tournaments.tv_live")
+    + tuple(dict.fromkeys(EXPORTS + TOURNAMENT_PAGES)),
+    "match_read": EXPORTS,
 }
 #: The kinds counted per match or tournament (the others count per client address).
 PER_MATCH = ("match_action", "match_read")

@@ -75,8 +75,6 @@ LIMITED = {
     + tuple(dict.fromkeys(EXPORTS + TOURNAMENT_PAGES)),
     "match_read": EXPORTS,
 }
-#: The kinds counted per match or tournament (the others count per client address).
-PER_MATCH = ("match_action", "match_read")
 #: ``Strict-Transport-Security`` sent with an https public URL (a year).
 HSTS = "max-age=31536000"
 CROSS_SITE = N_("This request came from another site, so it was refused. Open the scorekeeper's own page and try there.")
@@ -138,6 +136,8 @@ COUNTING = {
     "match_read": (match_in_path, None),
     "wrong_key": (client_address, _a_wrong_key),
 }
+#: The kinds counted per match or tournament (their 429 says "this match").
+PER_MATCH = tuple(kind for kind, (key_func, _) in COUNTING.items() if key_func is match_in_path)
 
 
 def _exempt() -> bool:

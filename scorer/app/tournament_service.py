@@ -15,9 +15,6 @@ still the ones it was read from, so the two never disagree.
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import logging
 import secrets
 import sqlite3
@@ -25,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.app import store, tournament_store as tstore
+from scorer.app.tournament_keys import TournamentKeys
 from scorer.app.match_service import MatchService
 from scorer.core import tournament as core
 from scorer.core.errors import N_, RuleError
@@ -46,7 +44,8 @@ class Loaded:
     ``results`` (slot id -> :class:`~scorer.core.tournament.Result`), resolved ``view``, the
     latest game of every slot with a match (``live``), and ``ended``: for each reopened
     slot whose scoreboard has already ended, the result that end would give (the
-    organizer can take it, the ``take`` correction)."""
+    organizer can take it, the ``take`` correction). ``organizer_key``: the plain organizer
+    key, only on what :func:`create` returns (the database keeps its hash)."""
 
     row: tstore.TournamentRow
     t: core.Tournament
@@ -55,6 +54,7 @@ class Loaded:
     view: core.View
     live: dict[str, tstore.LiveGame]
     ended: dict[str, core.Result] = field(default_factory=dict)
+    organizer_key: str | None = None
 
 
 def settings_of(row: tstore.TournamentRow) -> core.Settings:
@@ -63,11 +63,13 @@ def settings_of(row: tstore.TournamentRow) -> core.Settings:
 
 
 def create(db: sqlite3.Connection, *, name: str, variant: str, options: dict[str, Any], teams: list[str],
-           players: list[list[str]], settings: core.Settings, draw: bool) -> Loaded:
-    """Store a new tournament and create its first matches.
+           players: list[list[str]], settings: core.Settings, draw: bool, keys: TournamentKeys) -> Loaded:
+    """Store a new tournament and create its first matches; the result carries the
+    organizer key (``organizer_key``), stored only as its hash.
 
     ``draw``: the seed order is a random draw (recorded in the audit) instead of the
-    order entered. The caller validated everything first.
+    order entered. ``keys``: the instance's keys (the teams' and tables'). The caller
+    validated everything first.
     """
     seeds = list(range(len(teams)))
     audit: list[tuple[str, str, Any]] = [(ORGANIZER, "create", {"teams": teams, "settings": settings.to_json()})]
@@ -75,14 +77,19 @@ def create(db: sqlite3.Connection, *, name: str, variant: str, options: dict[str
         secrets.SystemRandom().shuffle(seeds)
         audit.append((ORGANIZER, "draw", {"seeds": seeds}))
     t = core.build(teams, settings, seeds)
+    tid, organizer_key = store.new_id(), store.new_edit_key()
     row = tstore.create_tournament(
-        db, name=name, variant=variant, options=options, settings=settings.to_json(), teams=teams,
+        db, tid=tid, organizer_hash=store.hash_key(organizer_key), team_hashes=keys.team_hashes(tid, len(teams)),
+        name=name, variant=variant, options=options, settings=settings.to_json(), teams=teams,
         players=players, seeds=seeds, slots=[s.id for s in t.slots], audit=audit,
     )
-    return advance(db, row.id)  # type: ignore[return-value]
+    loaded = advance(db, row.id, keys=keys)
+    assert loaded is not None
+    loaded.organizer_key = organizer_key
+    return loaded
 
 
-def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: str) -> Loaded:
+def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: str, keys: TournamentKeys) -> Loaded:
     """Validate ``data`` (the API's body, or the create form shaped alike) and create.
 
     ``data``: ``{"name", "variant", "options", "teams" (names, or ``{"name", "players"}``
@@ -113,7 +120,7 @@ def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: s
     if not isinstance(draw, bool):
         raise core.TournamentError("bad_setting", N_("{key} must be true or false."), key="draw")
     return create(db, name=name, variant=data["variant"], options=m.options, teams=teams,
-                  players=players, settings=settings, draw=draw)
+                  players=players, settings=settings, draw=draw, keys=keys)
 
 
 def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
@@ -168,11 +175,11 @@ def games_result(games: list, best_of: int, hold: str | None = None) -> core.Res
     return core.Result("played", winner, (tentos[0], tentos[1]), (wins[0], wins[1]))
 
 
-def advance(db: sqlite3.Connection, tid: str, who: str = "table") -> Loaded | None:
+def advance(db: sqlite3.Connection, tid: str, who: str = "table", *, keys: TournamentKeys) -> Loaded | None:
     """Bring the tournament up to date and return it: record the result of every slot
     whose series has ended, draw lots for ties a finished stage still has, and create
     the match of every slot whose two teams are now known (each slot once, even when
-    several requests advance at once). Safe to call at any time."""
+    several requests advance at once; its key from ``keys``). Safe to call at any time."""
     for _round in range(200):  # each pass settles at least one round; a bound, not a loop forever
         loaded = load(db, tid)
         if loaded is None:
@@ -194,7 +201,7 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table") -> Loaded | No
             changed = True
         if changed:
             continue
-        claims = [_start(db, loaded, sv) for sid, sv in loaded.view.slots.items()
+        claims = [_start(db, loaded, sv, keys) for sid, sv in loaded.view.slots.items()
                   if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None]
         if claims and tstore.claim_slots(db, tid, claims, loaded.row.epoch):
             continue  # linked some (look again), or reopened meanwhile (-1: look again)
@@ -217,16 +224,10 @@ def table_for(t: core.Tournament, slot: core.Slot) -> int | None:
     return None
 
 
-def table_key(organizer_key: str, slot_id: str) -> str:
-    """The edit key of the matches a tournament slot plays (URL-safe text, 256 bits): an
-    HMAC of the slot with the organizer's key, so the organizer's pages can show each
-    table's link again while the database keeps only the hash of the key (issue 12)."""
-    digest = hmac.new(organizer_key.encode(), f"table:{slot_id}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
-
-
-def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView) -> tuple[str, str, int | None]:
-    """Create the ordinary match of a slot whose teams are known; the claim to link it."""
+def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView, keys: TournamentKeys
+           ) -> tuple[str, str, int | None]:
+    """Create the ordinary match of a slot whose teams are known (its edit key derived by
+    ``keys``, so the organizer's pages can show the table's link again); the claim to link it."""
     row = loaded.row
     a, b = sv.teams  # both known: status "ready"
     players = None
@@ -236,11 +237,11 @@ def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView) -> tuple[s
         players = [list(pa), list(pb)]
     match = store.create_match(db, variant=row.variant, options=row.options, names=[row.teams[a], row.teams[b]],
                                mano=0, best_of=sv.slot.best_of, players=players,
-                               edit_key=table_key(row.organizer_key, sv.slot.id))
+                               edit_key=keys.table(row.id, sv.slot.id))
     return (sv.slot.id, match.id, table_for(loaded.t, sv.slot))
 
 
-def on_action(db: sqlite3.Connection, match: store.MatchRow) -> None:
+def on_action(db: sqlite3.Connection, match: store.MatchRow, *, keys: TournamentKeys) -> None:
     """The hook after a stored action: if the match plays a tournament slot, advance
     that tournament (a finished game or series moves the winner on). Never raises: the
     action is already stored, and the next read of the tournament advances it anyway."""
@@ -249,7 +250,7 @@ def on_action(db: sqlite3.Connection, match: store.MatchRow) -> None:
             return  # only a finished game can move a tournament on
         found = tstore.slot_of_series(db, match.series)
         if found is not None:
-            advance(db, found[0])
+            advance(db, found[0], keys=keys)
     except Exception:  # noqa: BLE001 - logged; the tournament catches up on its next read
         log.exception("advancing the tournament of match %s failed", match.id)
 
@@ -283,7 +284,8 @@ def guard(db: sqlite3.Connection, match: store.MatchRow, kind: str) -> None:
 CORRECTIONS = ("walkover", "abandonment", "reopen", "take", "rename", "confirm")
 
 
-def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = ORGANIZER) -> dict[str, Any]:
+def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = ORGANIZER, *,
+            keys: TournamentKeys) -> dict[str, Any]:
     """Apply one correction and return ``{"undone": [slot ids]}`` (matches voided).
 
     ``data``: ``{"kind": "walkover", "slot", "absent": side}``, ``{"kind": "abandonment",
@@ -312,7 +314,7 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
     seen = data.get("version")
     if seen is not None and type(seen) is not int:
         raise core.TournamentError("bad_correction", N_("The version must be a whole number."))
-    advance(db, tid)
+    advance(db, tid, keys=keys)
     renamed: list[tuple[str, str, str]] = []
     undone: list[str] = []
     try:
@@ -333,7 +335,7 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
         m = store.get_match(db, match_id)
         if m is not None:
             store.rename_match(db, match_id, [new if n == old else n for n in m.names])
-    advance(db, tid)
+    advance(db, tid, keys=keys)
     return {"undone": undone}
 
 

@@ -240,10 +240,13 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
 @click.option("--proxy", "proxies", multiple=True, metavar="ADDRESS",
               help="Address (or network) of a reverse proxy whose X-Forwarded-For/-Proto/-Host are believed; repeatable.")
 @click.option("--rate-limit", "limits", multiple=True, metavar="KIND=LIMIT",
-              help="Change a per-client limit: create, import, action or read, e.g. create=30/minute, or KIND=off.")
+              help="Change a limit, e.g. create=30/minute, or KIND=off (a wrong KIND lists the kinds).")
 @click.option("--rate-limit-storage", default="memory://", show_default=True,
               help="Where the limits count (memory:// is per process; redis://HOST:PORT or memcached://HOST:PORT "
                    "shares them between servers).")
+@click.option("--secret-file", default=None, envvar="TRUCO_SECRET_FILE", metavar="PATH",
+              help="Instance secret the tournaments' team and table keys come from (made, mode 0600, if missing; "
+                   "default: beside the SQLite file, or ./truco.secret). TRUCO_SECRET gives it as text instead.")
 @click.option("--retention-days", default=180, show_default=True, type=click.IntRange(0, 36500),
               help="Delete matches (whole Revanche series) idle this many days, at start and daily (0: keep all).")
 @click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
@@ -254,8 +257,8 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
               help="Language of the messages (default: the locale's, else pt).")
 def serve_command(
     host: str, port: int, db_path: str, public_url: str | None, threads: int, workers: int,
-    proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, retention_days: int,
-    no_qr: bool, ghost_tap_ms: int, lang: str,
+    proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, secret_file: str | None,
+    retention_days: int, no_qr: bool, ghost_tap_ms: int, lang: str,
 ) -> None:
     """Run the phone scoreboard (waitress) and print the address and a QR code to join.
 
@@ -269,6 +272,7 @@ def serve_command(
     _ = cli_lang.translator(lang)
     database = database_setting(db_path)
     config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
+    config.update(secret_setting(database, secret_file))
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it
@@ -279,6 +283,8 @@ def serve_command(
         ident="",  # no "Server: waitress" on every response: bytes a phone has no use for
         max_request_body_size=MAX_BODY,
     )
+    if proxies:  # waitress would drop X-Forwarded-*: the app's ProxyFix believes them from --proxy peers only
+        options["clear_untrusted_proxy_headers"] = False
     sock = server = None
     if workers == 1:
         server = waitress.create_server(create_app(config), host=host, port=port, **options)
@@ -329,6 +335,23 @@ def serve_config(
     if public_url and urlsplit(public_url).hostname:
         config["TRUSTED_HOSTS"] = [urlsplit(public_url).hostname]
     return config
+
+
+def secret_setting(database: str, secret_file: str | None) -> dict:
+    """The app's instance-secret settings: ``TRUCO_SECRET`` as text, else the file (made
+    now, once, before any worker starts; see :mod:`scorer.app.tournament_keys`).
+
+    :raise click.BadParameter: the secret is too short or its file unreadable.
+    """
+    from scorer.app import tournament_keys
+
+    text = os.environ.get("TRUCO_SECRET") or None
+    path = os.path.abspath(secret_file) if secret_file else str(tournament_keys.secret_file_for(database))
+    try:
+        tournament_keys.instance_secret(database, path=path, text=text)
+    except tournament_keys.SecretError as e:
+        raise click.BadParameter(e.reason, param_hint="--secret-file or TRUCO_SECRET") from None
+    return {"INSTANCE_SECRET": text, "INSTANCE_SECRET_FILE": path}
 
 
 def init_database(database: str, _) -> None:

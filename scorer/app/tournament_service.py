@@ -85,11 +85,11 @@ def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: s
     name = data.get("name")
     if name is not None and not isinstance(name, str):
         raise core.TournamentError("bad_name", N_("The tournament's name must be a text."))
-    name = " ".join((name or "").split())[:60] or default_name
+    name = core.check_text(name or "")[:60] or default_name
     raw_teams = data.get("teams")
     players: list[list[str]] = []
     if isinstance(raw_teams, list) and raw_teams and all(isinstance(t, dict) for t in raw_teams):
-        players = [[" ".join(x.split())[:24] for x in p] if isinstance(p := t.get("players"), list)
+        players = [[core.check_text(x)[:24] for x in p] if isinstance(p := t.get("players"), list)
                    and all(isinstance(x, str) for x in p) else [] for t in raw_teams]
         raw_teams = [t.get("name") for t in raw_teams]
     teams = list(core.check_teams(raw_teams))
@@ -270,6 +270,8 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
     if kind == "confirm":
         _confirm_result(db, tid, loaded, slot_id, data, who)
         return {"undone": []}
+    if kind != "reopen":
+        _absent_side(kind, data)  # before any reopening: a refused correction changes nothing
     undone: list[str] = []
     if slot_id in loaded.results or kind == "reopen":
         undone = _reopen(db, tid, loaded, slot_id, data, who)
@@ -333,6 +335,17 @@ def _reopen(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data
     return undone
 
 
+def _absent_side(kind: str, data: dict[str, Any]) -> int:
+    """The side a ``walkover`` (``absent``) or ``abandonment`` (``abandoned``) names.
+
+    :raise core.TournamentError: ``bad_correction``: not 0 or 1.
+    """
+    side = data.get("absent" if kind == "walkover" else "abandoned")
+    if side not in (0, 1) or type(side) is not int:
+        raise core.TournamentError("bad_correction", N_("Say which side (0 or 1) was absent or left."))
+    return side
+
+
 def _record_absence(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, kind: str,
                     data: dict[str, Any], who: str) -> None:
     """Record a ``walkover`` or ``abandonment`` on a slot without a result: the other side
@@ -340,10 +353,7 @@ def _record_absence(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: s
     if loaded.view.slots[slot_id].status == "waiting":
         raise core.TournamentError("not_playable", N_(
             "This match cannot have a result yet: a team is still unknown."))
-    field = "absent" if kind == "walkover" else "abandoned"
-    side = data.get(field)
-    if side not in (0, 1) or type(side) is not int:
-        raise core.TournamentError("bad_correction", N_("Say which side (0 or 1) was absent or left."))
+    side = _absent_side(kind, data)
     tentos = (0, 0)
     live = loaded.live.get(slot_id)
     if kind == "abandonment" and live is not None:

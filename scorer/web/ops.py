@@ -26,7 +26,7 @@ from flask import Blueprint, Flask, current_app, g, jsonify, request
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import GaugeMetricFamily
 
-from scorer.app import store
+from scorer.app import health
 
 bp = Blueprint("ops", __name__)
 
@@ -42,13 +42,7 @@ KEY_IN_PATH = re.compile(r"(/(?:m|t)/[\w-]+/(?:team/\d+/)?)(?!team/)[\w-]{16,}")
 @bp.get("/healthz")
 def healthz():
     """200 when the database answers, 503 when it does not (for the proxy and the service manager)."""
-    try:
-        db = store.connect(current_app.config["DATABASE_URL"])
-        try:
-            db.execute("SELECT 1")
-        finally:
-            db.close()
-    except store.UNAVAILABLE:
+    if not health.database_answers(current_app.config["DATABASE_URL"]):
         count_database_error()
         response = jsonify(status="unavailable")
         response.status_code = 503
@@ -88,18 +82,9 @@ class _Gauges:
                                 value=len(service._cache))
         yield GaugeMetricFamily("truco_match_cache_actions", "Actions the cached matches hold together",
                                 value=service.cached_actions)
-        up, live = 0, None
-        try:
-            db = store.connect(self.app.config["DATABASE_URL"])
-            try:
-                live = db.execute("SELECT COUNT(*) FROM match WHERE updated > :since",
-                                  {"since": time.time() - LIVE_SECONDS}).scalar()
-                up = 1
-            finally:
-                db.close()
-        except store.UNAVAILABLE:
-            pass
-        yield GaugeMetricFamily("truco_database_up", "1 when the database answered this scrape", value=up)
+        live = health.live_tables(self.app.config["DATABASE_URL"], LIVE_SECONDS)
+        yield GaugeMetricFamily("truco_database_up", "1 when the database answered this scrape",
+                                value=int(live is not None))
         if live is not None:
             yield GaugeMetricFamily("truco_live_tables", f"Matches with an action in the last {LIVE_SECONDS} s",
                                     value=live)

@@ -141,6 +141,22 @@ def test_metrics_are_on_their_own_loopback_port_with_routes_and_never_keys(tmp_p
         server.stop()
 
 
+def test_each_worker_serves_its_own_metrics_on_loopback(tmp_path):
+    from test_reliability_servers import wait_for
+
+    server = Server(tmp_path / "w.sqlite3", args=["--workers", "2", "--metrics-port", "0"])
+    try:
+        wait_for(lambda: len(METRICS.findall("".join(server.output))) == 2)
+        for port in map(int, METRICS.findall("".join(server.output))):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/metrics")
+            r = conn.getresponse()
+            assert r.status == 200 and "truco_match_cache_matches" in r.read().decode()
+            conn.close()
+    finally:
+        server.stop()
+
+
 # ---------------------------------------------------------------- logs
 
 

@@ -87,11 +87,13 @@ def check_links(port, match, tournament, team_links):
 
 def test_healthz_answers_ok_without_a_key_and_is_never_rate_limited(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": tmp_path / "h.sqlite3", "PUBLIC_URL": "https://truco.example",
-                      "RATE_LIMITS": {"create": "2/minute"}})
+                      "TRUSTED_HOSTS": ["truco.example"], "RATE_LIMITS": {"create": "2/minute"}})
     client = app.test_client()
-    statuses = {client.get("/healthz", environ_base={"REMOTE_ADDR": "203.0.113.9"}).status_code for _ in range(300)}
+    statuses = {client.get("/healthz", base_url="https://truco.example",
+                           environ_base={"REMOTE_ADDR": "203.0.113.9"}).status_code for _ in range(300)}
     assert statuses == {200}
-    r = client.get("/healthz")
+    # README's check on the machine: the public host name sent to the loopback port.
+    r = client.get("/healthz", base_url="http://127.0.0.1:8000", headers={"Host": "truco.example"})
     assert r.get_json() == {"status": "ok"} and r.headers["Cache-Control"] == "no-store"
 
 
@@ -139,6 +141,26 @@ def test_metrics_are_on_their_own_loopback_port_with_routes_and_never_keys(tmp_p
             socket.create_connection(("127.0.0.2", port), timeout=5).close()
     finally:
         server.stop()
+
+
+def test_metrics_count_429s_and_503s_by_route(tmp_path, monkeypatch):
+    from prometheus_client import generate_latest
+
+    from scorer.app import health
+    from scorer.web import ops
+
+    app = create_app({"TESTING": True, "DATABASE": tmp_path / "r.sqlite3", "PUBLIC_URL": "https://truco.example",
+                      "RATE_LIMITS": {"create": "2/minute"}})
+    client = app.test_client()
+    statuses = [client.post("/api/matches", json={"variant": "truc"}, base_url="https://truco.example",
+                            environ_base={"REMOTE_ADDR": "203.0.113.9"}).status_code for _ in range(3)]
+    assert statuses == [201, 201, 429]
+    monkeypatch.setattr(health, "database_answers", lambda _url: False)  # the database away
+    assert client.get("/healthz", base_url="https://truco.example").status_code == 503
+    text = generate_latest(ops.registry(app)).decode()
+    assert 'truco_rate_limited_total{route="/api/matches"} 1.0' in text
+    assert 'truco_requests_total{method="POST",route="/api/matches",status="429"} 1.0' in text
+    assert "truco_database_errors_total 1.0" in text
 
 
 def test_each_worker_serves_its_own_metrics_on_loopback(tmp_path):

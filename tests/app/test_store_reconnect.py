@@ -45,3 +45,16 @@ def test_a_statement_after_the_first_is_never_sent_twice(pg_url, postgres):
         assert db.execute("SELECT 3").scalar() == 3
     finally:
         db.close()
+
+
+def test_a_first_statement_that_is_not_a_read_is_not_resent(pg_url, postgres):
+    db = store.connect(pg_url)
+    db.execute("SELECT 1")
+    db.close()
+    kill_backends(postgres, pg_url)
+    db = store.connect(pg_url)
+    try:
+        with pytest.raises(store.OperationalError):  # it might have reached the server: the request fails
+            db.execute("CREATE TABLE IF NOT EXISTS resent (n INTEGER)")
+    finally:
+        db.close()

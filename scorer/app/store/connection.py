@@ -31,6 +31,12 @@ def _pyformat(statement: str) -> str:
 STATEMENT_LISTENERS: list[Callable[[Database, str], None]] = []
 
 
+#: The first statements of a checkout that may be sent again on a fresh connection when the
+#: pooled one turns out dead: a read, or the start of a transaction (never a write that
+#: could have reached the server before the connection broke).
+RESENDABLE = ("SELECT", "BEGIN")
+
+
 class Row(tuple):
     """One row: a tuple that also answers ``row["column"]`` (as ``sqlite3.Row`` does)."""
 
@@ -113,8 +119,8 @@ class Database:
 
     A pooled connection found dead by the first statement of this checkout (PostgreSQL
     was restarted since it was opened) is replaced by a fresh one and that statement sent
-    again, once: nothing has been done on the dead one, so the request does not fail
-    (issue 23 item 5). The same error also marks every connection the pool opened before
+    again, once, if it is a read or a ``BEGIN`` (:data:`RESENDABLE`: nothing was changed
+    on the dead one, so the request does not fail; issue 23 item 5). The same error also marks every connection the pool opened before
     it as stale, so they are reopened when next checked out instead of failing one by
     one. A statement after the first is never resent: a transaction cut in the middle
     fails its request (503), and the client's retry is version-guarded.
@@ -139,7 +145,7 @@ class Database:
         try:
             return self._send(statement, params)
         except DBAPIError as e:
-            if not (first and e.connection_invalidated):
+            if not (first and e.connection_invalidated and statement.lstrip().upper().startswith(RESENDABLE)):
                 raise
         self._replace()  # the pooled connection was dead before this request used it
         return self._send(statement, params)

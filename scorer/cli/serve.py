@@ -27,6 +27,7 @@ import click
 
 from scorer.app import addresses, store
 from scorer.cli import cli_lang
+from scorer.cli.metrics_port import start_metrics
 from scorer.core.errors import N_
 
 #: Default database file, in the directory ``truco serve`` is started from.
@@ -245,8 +246,8 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
                    "shares them between servers).")
 @click.option("--retention-days", default=180, show_default=True, type=click.IntRange(0, 36500),
               help="Delete matches (whole Revanche series) idle this many days, at start and daily (0: keep all).")
-@click.option("--metrics-port", default=None, type=click.IntRange(0, 65535), metavar="PORT",
-              help="Serve Prometheus metrics on 127.0.0.1:PORT only (with --workers N, worker i on PORT+i).")
+@click.option("--metrics-port", type=click.IntRange(0, 65535), metavar="PORT",
+              help="Prometheus metrics on 127.0.0.1:PORT only (with --workers N, worker i on PORT+i).")
 @click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
 @click.option("--ghost-tap-ms", default=350, show_default=True, type=click.IntRange(0, 5000),
               help="A tap on a board shown less than this long ago counts as a double tap (0: off).")
@@ -270,6 +271,7 @@ def serve_command(
     _ = cli_lang.translator(lang)
     database = database_setting(db_path)
     config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
+    config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it
@@ -282,9 +284,7 @@ def serve_command(
     )
     sock = server = None
     if workers == 1:
-        app = create_app(config)
-        start_metrics(app, metrics_port)
-        server = waitress.create_server(app, host=host, port=port, **options)
+        server = waitress.create_server(start_metrics(create_app(config)), host=host, port=port, **options)
         if hasattr(server, "channel_class"):
             server.channel_class = waitress_channel()
         effective_port = server.effective_port
@@ -293,8 +293,7 @@ def serve_command(
         effective_port = sock.getsockname()[1]
     print_addresses(host, effective_port, public_url, database, no_qr, _)
     if sock is not None:
-        serve_workers(workers, sock, config, options, database, retention_days, f"{host}:{effective_port}",
-                      metrics_port)
+        serve_workers(workers, sock, config, options, database, retention_days, f"{host}:{effective_port}")
         return
     start_pruning(database, retention_days)
     click.echo(f"Listening on {host}:{effective_port} (Ctrl+C to stop)", nl=True)
@@ -386,28 +385,9 @@ def print_addresses(host: str, port: int, public_url: str | None, database: str,
             click.echo(_(N_("(this terminal cannot draw the QR code)")))
 
 
-def start_metrics(app, port: int | None, index: int = 0) -> None:
-    """Serve ``app``'s metrics on 127.0.0.1:``port + index`` (``--metrics-port``; None: not
-    at all) and say where; never on the public address.
-
-    :raise click.ClickException: the port is taken.
-    """
-    if port is None:
-        return
-    from scorer.web import ops
-
-    wanted = port + index if port else 0
-    try:
-        bound = ops.serve_metrics(app, wanted)
-    except OSError as e:
-        raise click.ClickException(f"--metrics-port: cannot listen on 127.0.0.1:{wanted}: {e.strerror}") from None
-    click.echo(f"Metrics on http://127.0.0.1:{bound}/metrics")
-
-
 def serve_workers(workers: int, sock: socket.socket, config: dict, options: dict, database: str,
-                  retention_days: int, address: str, metrics_port: int | None = None) -> None:
-    """Run ``workers`` waitress processes on the listening ``sock`` (see :func:`run_workers`);
-    worker ``i``'s metrics on ``metrics_port + i``."""
+                  retention_days: int, address: str) -> None:
+    """Run ``workers`` waitress processes on the listening ``sock`` (see :func:`run_workers`)."""
     import waitress
 
     from scorer.web import create_app
@@ -415,8 +395,7 @@ def serve_workers(workers: int, sock: socket.socket, config: dict, options: dict
     store.dispose_all()  # no pooled connection may cross the fork
 
     def serve_one(index: int) -> None:
-        app = create_app(config)
-        start_metrics(app, metrics_port, index)
+        app = start_metrics(create_app(config), index)
         if index == 0:
             start_pruning(database, retention_days)
         worker = waitress.create_server(app, sockets=[sock], **options)

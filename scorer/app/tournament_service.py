@@ -101,11 +101,11 @@ def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: s
     name = data.get("name")
     if name is not None and not isinstance(name, str):
         raise core.TournamentError("bad_name", N_("The tournament's name must be a text."))
-    name = " ".join((name or "").split())[:60] or default_name
+    name = core.check_text(name or "")[:60] or default_name
     raw_teams = data.get("teams")
     players: list[list[str]] = []
     if isinstance(raw_teams, list) and raw_teams and all(isinstance(t, dict) for t in raw_teams):
-        players = [[" ".join(x.split())[:24] for x in p] if isinstance(p := t.get("players"), list)
+        players = [[core.check_text(x)[:24] for x in p] if isinstance(p := t.get("players"), list)
                    and all(isinstance(x, str) for x in p) else [] for t in raw_teams]
         raw_teams = [t.get("name") for t in raw_teams]
     teams = list(core.check_teams(raw_teams))
@@ -357,6 +357,8 @@ def _apply(db: sqlite3.Connection, tid: str, loaded: Loaded, kind: str, data: di
     if kind == "take":
         _take(db, tid, loaded, slot_id, who)
         return []
+    if kind != "reopen":
+        _absent_side(kind, data)  # before any reopening: a refused correction changes nothing
     had = loaded.results.get(slot_id)
     side = data.get("absent" if kind == "walkover" else "abandoned")
     if had is not None and had.kind == kind and type(side) is int and had.winner == 1 - side:
@@ -447,6 +449,17 @@ def _take(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, who: s
         raise _changed()
 
 
+def _absent_side(kind: str, data: dict[str, Any]) -> int:
+    """The side a ``walkover`` (``absent``) or ``abandonment`` (``abandoned``) names.
+
+    :raise core.TournamentError: ``bad_correction``: not 0 or 1.
+    """
+    side = data.get("absent" if kind == "walkover" else "abandoned")
+    if side not in (0, 1) or type(side) is not int:
+        raise core.TournamentError("bad_correction", N_("Say which side (0 or 1) was absent or left."))
+    return side
+
+
 def _record_absence(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, kind: str,
                     data: dict[str, Any], who: str) -> None:
     """Record a ``walkover`` or ``abandonment`` on a slot without a result: the other side
@@ -454,10 +467,7 @@ def _record_absence(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: s
     if loaded.view.slots[slot_id].status == "waiting":
         raise core.TournamentError("not_playable", N_(
             "This match cannot have a result yet: a team is still unknown."))
-    field = "absent" if kind == "walkover" else "abandoned"
-    side = data.get(field)
-    if side not in (0, 1) or type(side) is not int:
-        raise core.TournamentError("bad_correction", N_("Say which side (0 or 1) was absent or left."))
+    side = _absent_side(kind, data)
     tentos, series = (0, 0), None
     live = loaded.live.get(slot_id)
     if kind == "abandonment" and live is not None:

@@ -27,6 +27,7 @@ import click
 
 from scorer.app import addresses, store
 from scorer.cli import cli_lang
+from scorer.cli.metrics_port import start_metrics
 from scorer.core.errors import N_
 
 #: Default database file, in the directory ``truco serve`` is started from.
@@ -249,6 +250,8 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
                    "default: beside the SQLite file, or ./truco.secret). TRUCO_SECRET gives it as text instead.")
 @click.option("--retention-days", default=180, show_default=True, type=click.IntRange(0, 36500),
               help="Delete matches (whole Revanche series) idle this many days, at start and daily (0: keep all).")
+@click.option("--metrics-port", type=click.IntRange(0, 65535), metavar="PORT",
+              help="Prometheus metrics on 127.0.0.1:PORT only (with --workers N, worker i on PORT+i).")
 @click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
 @click.option("--ghost-tap-ms", default=350, show_default=True, type=click.IntRange(0, 5000),
               help="A tap on a board shown less than this long ago counts as a double tap (0: off).")
@@ -258,7 +261,7 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
 def serve_command(
     host: str, port: int, db_path: str, public_url: str | None, threads: int, workers: int,
     proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, secret_file: str | None,
-    retention_days: int, no_qr: bool, ghost_tap_ms: int, lang: str,
+    retention_days: int, no_qr: bool, ghost_tap_ms: int, lang: str, metrics_port: int | None = None,
 ) -> None:
     """Run the phone scoreboard (waitress) and print the address and a QR code to join.
 
@@ -273,6 +276,7 @@ def serve_command(
     database = database_setting(db_path)
     config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
     config.update(secret_setting(database, secret_file))
+    config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it
@@ -287,7 +291,7 @@ def serve_command(
         options["clear_untrusted_proxy_headers"] = False
     sock = server = None
     if workers == 1:
-        server = waitress.create_server(create_app(config), host=host, port=port, **options)
+        server = waitress.create_server(start_metrics(create_app(config)), host=host, port=port, **options)
         if hasattr(server, "channel_class"):
             server.channel_class = waitress_channel()
         effective_port = server.effective_port
@@ -415,7 +419,7 @@ def serve_workers(workers: int, sock: socket.socket, config: dict, options: dict
     store.dispose_all()  # no pooled connection may cross the fork
 
     def serve_one(index: int) -> None:
-        app = create_app(config)
+        app = start_metrics(create_app(config), index)
         if index == 0:
             start_pruning(database, retention_days)
         worker = waitress.create_server(app, sockets=[sock], **options)

@@ -16,7 +16,7 @@ import io
 from flask import Blueprint, jsonify, make_response, request, url_for
 from flask_babel import gettext
 
-from scorer.app import tournament_service as service
+from scorer.app import tournament_corrections as corrections, tournament_service as service
 from scorer.app.tournament_keys import organizer_fits
 from scorer.core.errors import TrucoError
 from scorer.web.common import FORMULA_START, error_json, json_body, public_base
@@ -78,9 +78,9 @@ def correct(tid: str):
     check_organizer(loaded, key)
     data = json_body()
     try:
-        done = service.correct(get_db(), tid, data, keys=tournament_keys())
+        done = corrections.correct(get_db(), tid, data, keys=tournament_keys())
     except TrucoError as e:
-        return error_json(e, 409 if e.code in service.CONFLICTS else 422)
+        return error_json(e, 409 if e.code in corrections.CONFLICTS else 422)
     return jsonify(undone=done["undone"], state=describe_tournament(get_tournament_or_404(tid), organizer=key))
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from scorer.app import tournament_service as service
+from scorer.app import tournament_corrections as corrections, tournament_service as service
 from scorer.app.tournament_context import organizer_poll
 from scorer.core import tournament as core
 from scorer.core.errors import N_, TrucoError
@@ -295,7 +295,7 @@ def confirm_reopen(tid: str, key: str, slot: str):
     loaded = get_tournament_or_404(tid)
     check_organizer(loaded, key)
     try:
-        undone = service.preview_reopen(loaded, slot)
+        undone = corrections.preview_reopen(loaded, slot)
     except TrucoError as e:
         abort(422, e.render(translate))
     kind = request.args.get("kind", "reopen")
@@ -319,7 +319,7 @@ def correct(tid: str, key: str):
         if form.get(field, "").isdigit():
             data[field] = int(form[field])
     try:
-        service.correct(get_db(), tid, data, keys=tournament_keys())
+        corrections.correct(get_db(), tid, data, keys=tournament_keys())
     except TrucoError as e:
         if e.code == "confirm_cascade":
             return redirect(url_for("tournaments.confirm_reopen", tid=tid, key=key, slot=data["slot"],
@@ -389,10 +389,10 @@ def team_confirm(tid: str, team: int, key: str):
     if sv is None or team not in sv.teams:
         abort(422, gettext("This team does not play that match."))
     try:
-        service.correct(get_db(), tid, {"kind": "confirm", "slot": slot, "side": sv.teams.index(team)},
+        corrections.correct(get_db(), tid, {"kind": "confirm", "slot": slot, "side": sv.teams.index(team)},
                         who=f"team {loaded.row.teams[team]}", keys=tournament_keys())
     except TrucoError as e:
-        abort(409 if e.code in service.CONFLICTS else 422, e.render(translate))
+        abort(409 if e.code in corrections.CONFLICTS else 422, e.render(translate))
     return redirect(url_for("tournaments.team_page", tid=tid, team=team, key=key), 303)
 
 

@@ -43,7 +43,8 @@ def configurations() -> list[tuple[str, dict[str, bool]]]:
 MEASURE = """() => {
   const inside = (r, box) => r.width > 0 && r.height > 0 && r.left >= box.left - 0.5 && r.right <= box.right + 0.5
                              && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
-  const cut = el => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight;
+  // (1 px for rounding: clientHeight rounds a box of two 12.67 px lines down, scrollHeight up)
+  const cut = el => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
   const broken = el => {
     const words = [], walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node; (node = walk.nextNode());) {

@@ -3,13 +3,12 @@ for every variant of the registry (Flor on and off where it is an option), a few
 together put every button the pad can show on screen (bench/states.py, label_states), in
 pt, es and en, at 320x568, 360x640 and 640x360: each button's label and its "vale N" / "+N"
 line fit inside it (nothing scrolls or is cut), no word is broken across two lines, and the
-points line is on screen inside its button. Screenshots of the longest words go to
-test-results/.
+points line is on screen inside its button. Screenshots of each language's board with the
+most words on its buttons go to test-results/ (labels-<lang>-<size>.png).
 """
 
 from __future__ import annotations
 
-import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -98,17 +97,33 @@ def boards(tmp_path_factory):
     server.stop()
 
 
+#: How many letters the pad's labels have in all (to pick the board with the longest words).
+LETTERS = "() => [...document.querySelectorAll('#pad button.act .label')].reduce((n, l) => n + l.textContent.length, 0)"
+
+
+def screenshots(page, url: str, lang: str) -> None:
+    """The board at ``url`` at each size, in test-results/ (labels-<lang>-<size>.png)."""
+    results = ROOT / "test-results"
+    results.mkdir(exist_ok=True)
+    page.goto(url)
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(results / f"labels-{lang}-{width}x{height}.png"))
+
+
 @pytest.mark.parametrize("lang", list(NAMES))
-def test_every_button_keeps_its_words_and_points(chromium, boards, lang, tmp_path):
+def test_every_button_keeps_its_words_and_points(chromium, boards, lang):
     server, made = boards
     ctx = new_context(chromium, lang=lang)
     page = ctx.new_page()
-    faults = []
+    faults, longest = [], (0, "")
     for _lang, configuration, actions, path in (m for m in made if m[0] == lang):
         page.goto(server.url + path)
+        longest = max(longest, (page.evaluate(LETTERS), server.url + path))
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             for fault in page.evaluate(MEASURE):
                 faults.append(f"{width}x{height} {configuration} after {[a.get('call') or a['type'] for a in actions]}: {fault}")
+    screenshots(page, longest[1], lang)
     ctx.close()
     assert not faults, f"{len(faults)} faults:\n" + "\n".join(faults[:60])

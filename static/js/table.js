@@ -203,10 +203,12 @@
      dropped and the board says so for two seconds. The time between the two touches is the
      time between their own events (pointerup, or the click of a keyboard or screen reader:
      the event's timeStamp), so neither a slow answer nor a busy page moves it; taps further
-     apart (two tricks in a row) all count. */
+     apart (two tricks in a row) all count. The corrections' +1 / -1 (#adjust) are counters
+     tapped quickly on purpose ("twelve corrections take twelve taps"): never a bounce. */
   var BOUNCE_MS = 250, lastTouch = null, bounceTimer = null;
   function bounced(button, cell, at) {
     var where = cell ? cell.id : "", was = lastTouch;
+    if (button.closest("#adjust")) return false;
     lastTouch = { where: where, action: button.dataset.action, at: at };
     return !!was && was.where === where && was.action === button.dataset.action &&
            at >= was.at && at - was.at < BOUNCE_MS;

@@ -56,9 +56,10 @@ class TableWords:
 
 
 _GLOSS_ANSWERS = {"quiero": "accept", "no_quiero": "refuse", "mazo": "fold", "no_flor": "no Flor",
-                  "flor_quiero": "accept the Flor", "flor_no_quiero": "concede the Flor",
-                  "play": "play this hand", "run": "run from this hand"}
-"""English glosses of the table's answers (WORDING-REVIEW.md section 3, recommendation 1)."""
+                  "flor_quiero": "accept", "flor_no_quiero": "concede", "play": "play", "run": "run"}
+"""English glosses of the table's answers (WORDING-REVIEW.md section 3, recommendation 1): one
+word each, so the button keeps every word whole in its place (issue 19); the table word beside
+it says what is accepted or played."""
 
 TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
     {

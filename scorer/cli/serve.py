@@ -251,10 +251,14 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
 @click.option("--lang", type=click.Choice(sorted(cli_lang.LOCALES)), default=None,
               callback=lambda _ctx, _param, value: cli_lang.resolve(value),
               help="Language of the messages (default: the locale's, else pt).")
+@click.option("--server", "server_name", type=click.Choice(["waitress", "gunicorn"]), default="waitress",
+              show_default=True,
+              help="HTTP server: waitress (a laptop at the table) or gunicorn's gthread workers (a hosted "
+                   "instance behind nginx: a poll costs the same however many phones are connected).")
 def serve_command(
     host: str, port: int, db_path: str, public_url: str | None, threads: int, workers: int,
     proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, retention_days: int,
-    no_qr: bool, ghost_tap_ms: int, lang: str,
+    no_qr: bool, ghost_tap_ms: int, lang: str, server_name: str = "waitress",
 ) -> None:
     """Run the phone scoreboard (waitress) and print the address and a QR code to join.
 
@@ -271,6 +275,11 @@ def serve_command(
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it
+    if server_name == "gunicorn":  # the hosted recipe's server (scorer/cli/hosted.py)
+        from scorer.cli import hosted
+
+        hosted.serve(host, port, workers, threads, config, public_url, no_qr, retention_days, _)
+        return
     # A tournament keeps hundreds of phones connected (waitress's default limit is 100
     # connections); past 1,024 descriptors select() fails, so waitress must use poll().
     options = dict(

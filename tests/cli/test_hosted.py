@@ -1,0 +1,77 @@
+"""``truco serve --server gunicorn`` (scorer/cli/hosted.py): the hosted recipe's server, for real."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import urllib.parse
+
+import pytest
+
+from scorer.cli import hosted
+
+VERSION = re.compile(rb'data-version="(\d+)"')
+
+
+def request(conn, method, path, body=None, headers=None):
+    """``(status, body bytes, response)`` of one request on the keep-alive ``conn``."""
+    conn.request(method, path, body=body, headers=headers or {})
+    r = conn.getresponse()
+    return r.status, r.read(), r
+
+
+def test_gunicorn_serves_a_board_records_a_tap_and_answers_an_unchanged_poll_with_204(db_url, tmp_path):
+    """Two gthread workers on one port, on SQLite and PostgreSQL: the scoreboard page, a tap
+    (the htmx form post, answered with the new board), then the phones' polls: 204 while
+    nothing changed, on the same kept-alive connection, the new board for a phone that
+    shows an older version."""
+    from live_server import Server
+
+    server = Server(db_url, args=["--server", "gunicorn", "--workers", "2"])
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        assert any("gunicorn" in line for line in server.output)
+        status, body, _ = request(conn, "POST", "/api/matches", json.dumps({"variant": "paulista"}),
+                                  {"Content-Type": "application/json"})
+        assert status == 201
+        made = json.loads(body)
+        board = f"/m/{made['id']}/{made['edit_key']}"
+        status, page, _ = request(conn, "GET", board)
+        assert status == 200 and b'id="score0"' in page and b"data-action" in page
+        form = urllib.parse.urlencode({"version": "0", "action": json.dumps({"type": "hand_winner", "side": 0})})
+        status, fragment, _ = request(conn, "POST", board + "/actions", form, {
+            "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"})
+        assert status == 200 and VERSION.search(fragment).group(1) == b"1"
+        sock = conn.sock
+        for _ in range(3):
+            status, body, r = request(conn, "GET", board + "/board?version=1&rematch=0", headers={"HX-Request": "true"})
+            assert (status, body) == (204, b"") and r.getheader("Connection") != "close"
+            assert conn.sock is sock  # the connection stays open for the next poll
+        status, body, _ = request(conn, "GET", board + "/board?version=0&rematch=0", headers={"HX-Request": "true"})
+        assert status == 200 and VERSION.search(body).group(1) == b"1"
+        status, state, _ = request(conn, "GET", f"/api/matches/{made['id']}")
+        assert status == 200 and json.loads(state)["score"] == [1, 0]
+    finally:
+        conn.close()
+        server.stop()
+
+
+@pytest.mark.parametrize(
+    ("proxies", "trusted"),
+    [
+        ((), ""),  # gunicorn's own default would trust 127.0.0.1 and ::1
+        (("127.0.0.1",), "127.0.0.1/32"),
+        (("10.0.0.7/24", "::1"), "10.0.0.0/24,::1/128"),
+    ],
+)
+def test_gunicorn_believes_forwarded_headers_only_from_the_proxies_named(proxies, trusted):
+    options = hosted.gunicorn_options("127.0.0.1", 0, 2, 8, 4096, proxies)
+    assert options["forwarded_allow_ips"] == trusted
+    assert (options["worker_class"], options["workers"], options["threads"]) == ("gthread", 2, 8)
+    assert options["worker_connections"] == 4096 and options["keepalive"] > 2  # a phone keeps its connection
+    assert options["accesslog"] is None  # edit keys travel in URL paths
+
+
+def test_gunicorn_binds_ipv6_hosts_in_brackets():
+    assert hosted.gunicorn_options("::1", 8000, 1, 8, 4096, ())["bind"] == ["[::1]:8000"]

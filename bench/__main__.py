@@ -274,7 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in ("phones", "hosting"):  # issue 23: bench/phones.py, bench/hosting.py
         from bench import hosting
 
-        return hosting.main(args.only, args.quick, Clock(min(args.budget, 180.0)), say, measure_capacity)
+        budget = 120.0 if args.only == "phones" else 240.0  # about 2 and 4 minutes
+        return hosting.main(args.only, args.quick, Clock(budget), say, measure_capacity, run_loadgen)
     if args.only == "tournament":  # issue 11: bench/tournament.py
         from bench import tournament
 

@@ -43,6 +43,10 @@ CONFIGS = {
     "hosted: gunicorn, PostgreSQL, 1 worker": ("pg", ("--server", "gunicorn")),
 }
 HOSTED = ("--server", "gunicorn")
+#: Tables (4 phones each, so 1,600 open connections) of the fixed load whose CPU is measured.
+FIXED_TABLES = 400
+#: Requests a table of the model sends a second: 4 phones polling every 2 s, a tap every 20 s.
+REQUESTS_PER_TABLE_SECOND = 4 / 2.0 + 1 / 20.0
 FLOOD_CONNECTIONS = 64
 
 
@@ -58,7 +62,7 @@ def save(part: str, figures: dict[str, Any]) -> None:
     RESULTS.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def main(only: str, quick: bool, clock, say, measure_capacity) -> int:
+def main(only: str, quick: bool, clock, say, measure_capacity, run_loadgen) -> int:
     from bench import wrk
 
     try:
@@ -76,7 +80,7 @@ def main(only: str, quick: bool, clock, say, measure_capacity) -> int:
         save("phones", r)
         print_phones(r)
     else:
-        r = {"capacity": capacity(clock, say, measure_capacity, every_core, client_cores, quick)}
+        r = {"capacity": capacity(clock, say, measure_capacity, run_loadgen, every_core, client_cores, quick)}
         r["floods"] = floods(say, clock, every_core, client_cores, seconds=3.0 if quick else 5.0)
         save("hosting", r)
         print_hosting(r)
@@ -96,10 +100,18 @@ def print_phones(r: dict[str, Any]) -> None:
 def print_hosting(r: dict[str, Any]) -> None:
     print()
     for name, c in r["capacity"].items():
+        f = c["fixed_load"]
+        print(f"{name:42} at {f['tables']} tables: {f['app_cpu_ms_per_request']} ms of app CPU per request, a table "
+              f"{f['app_cpu_ms_per_table_second']} ms/s (PostgreSQL {f['db_cpu_ms_per_table_second']} ms/s): "
+              f"{f['tables_per_app_core_at_100_percent']} tables per app core at 100 %; p99 {f['p99_ms']:.0f} ms, "
+              f"load average {f['load_average']:.1f}")
+    for name, c in r["capacity"].items():
         cap, step = c["capacity"], c["capacity"].get("last_ok_step") or {}
         fails = f" (fails at {cap['failed_at']})" if cap.get("failed_at") else ""
         print(f"{name:42} {cap['tables']}{fails} tables; at that step app {step.get('app_cpu_cores')} cores, "
-              f"PostgreSQL {step.get('db_cpu_cores')}, machine busy {step.get('machine_busy_cores')}")
+              f"PostgreSQL {step.get('db_cpu_cores')}, machine busy {step.get('machine_busy_cores')}; a table costs "
+              f"{c.get('app_cpu_ms_per_table_second')} ms/s of app CPU and {c.get('db_cpu_ms_per_table_second')} ms/s "
+              f"of PostgreSQL CPU: {c.get('tables_per_app_core_at_100_percent')} tables per app core at 100 %")
     f = r["floods"]
     print("another table's action (p50 / p95 ms): " + ", ".join(
         f"{k.replace('_', ' ')} {v['p50_ms']} / {v['p95_ms']} ({v.get('flood_rps', 0)} flood req/s, "
@@ -110,8 +122,9 @@ def print_hosting(r: dict[str, Any]) -> None:
 # ---------------------------------------------------------------------------- capacity
 
 
-def capacity(clock, say, measure_capacity, server_cores: set[int], client_cores: set[int], quick: bool):
-    """The capacity search for each of :data:`CONFIGS` (time shared evenly)."""
+def capacity(clock, say, measure_capacity, run_loadgen, server_cores: set[int], client_cores: set[int], quick: bool):
+    """For each of :data:`CONFIGS`: the CPU a table costs at a fixed load of
+    :data:`FIXED_TABLES` tables (:func:`cpu_at`), then the capacity search (time shared evenly)."""
     from bench import db
 
     pg = db.pg_cluster()
@@ -127,7 +140,9 @@ def capacity(clock, say, measure_capacity, server_cores: set[int], client_cores:
             client = Client(srv.base)
             try:
                 pool = [{"id": m.id, "key": m.key, "version": m.version, "taps": 0}
-                        for m in (client.create_match() for _ in range(100))]
+                        for m in (client.create_match() for _ in range(FIXED_TABLES))]
+                say(clock, f"{name}: CPU per table at {FIXED_TABLES} tables, load average {os.getloadavg()[0]:.1f}")
+                fixed = cpu_at(srv, cluster if backend == "pg" else None, client_cores, pool, run_loadgen)
                 share = (clock.left() - 40) / (len(CONFIGS) - n)  # 40 s kept for the floods
                 say(clock, f"{name}: capacity search ({share:.0f} s), load average {os.getloadavg()[0]:.1f}")
                 cap = measure_capacity(srv, client_cores, client, pool, type(clock)(share), reserve=1.0,
@@ -135,7 +150,8 @@ def capacity(clock, say, measure_capacity, server_cores: set[int], client_cores:
                                        probe=db.server_probe(srv, cluster if backend == "pg" else None, 2.0))
                 ok = [s for s in cap["steps"] if s["ok"]]
                 cap["last_ok_step"] = max(ok, key=lambda s: s["tables"]) if ok else None
-                out[name] = {"capacity": cap, "load_average": os.getloadavg()[0]}
+                out[name] = {"capacity": cap, "load_average": os.getloadavg()[0], "fixed_load": fixed,
+                             **cpu_per_table(cap["steps"])}
             finally:
                 client.close()
                 srv.stop()
@@ -145,6 +161,49 @@ def capacity(clock, say, measure_capacity, server_cores: set[int], client_cores:
         store.dispose_all()
         cluster.destroy()
     return out
+
+
+def cpu_at(srv, cluster, client_cores: set[int], pool: list[dict[str, Any]], run_loadgen) -> dict[str, Any]:
+    """The table model at ``len(pool)`` tables for 8 s: the app processes' and PostgreSQL's
+    CPU per answered request (their own CPU time, from /proc), times the model's requests
+    per table-second; so what a table costs, and the tables one app core holds at 100 %,
+    measured the same way for every server even where the machine is too busy for the
+    capacity search. Latency is reported too (on a busy machine, the machine's)."""
+    from bench import db
+
+    pids = [srv.pid()] + db.children(srv.pid())
+    cpu0 = sum(server.cpu_seconds(p) for p in pids)
+    db0 = db.cluster_cpu(cluster) if cluster else 0.0
+    r = run_loadgen(srv, client_cores, pool, 2.0, 3)
+    cpu = sum(server.cpu_seconds(p) for p in pids) - cpu0
+    dbc = (db.cluster_cpu(cluster) - db0) if cluster else 0.0
+    for t in pool:
+        t["version"], t["taps"] = r["versions"][t["id"]], r["taps"][t["id"]]
+    answered = sum(n for code, n in r["statuses"].items() if int(code) > 0)
+    app_ms = cpu / max(1, answered) * 1000 * REQUESTS_PER_TABLE_SECOND
+    return {"tables": len(pool), "answered_requests": answered, "statuses": r["statuses"],
+            "app_cpu_ms_per_request": round(cpu / max(1, answered) * 1000, 3),
+            "app_cpu_ms_per_table_second": round(app_ms, 3),
+            "db_cpu_ms_per_table_second": round(dbc / max(1, answered) * 1000 * REQUESTS_PER_TABLE_SECOND, 3),
+            "tables_per_app_core_at_100_percent": int(1000 / app_ms) if app_ms else None,
+            "p99_ms": statistics.median(w["p99_ms"] for w in r["windows"] if w["p99_ms"] is not None),
+            "load_average": os.getloadavg()[0]}
+
+
+def cpu_per_table(steps: list[dict[str, Any]]) -> dict[str, Any]:
+    """CPU per table-second of the model, app and PostgreSQL (ms of CPU per second of one
+    table), at the largest step that answered 99 % of its requests (a busier process serves
+    more requests per turn of its loop, so a light step costs more per table): the server's
+    own CPU time, so it holds on a busy machine where the capacity search itself cannot;
+    and the tables one app core would hold at 100 % (where one process's GIL stops it)."""
+    used = [s for s in steps if s["answered"] >= 0.99 and s.get("app_cpu_cores")]
+    if not used:
+        return {}
+    step = max(used, key=lambda s: s["tables"])
+    app = step["app_cpu_cores"] / step["tables"] * 1000
+    dbc = step["db_cpu_cores"] / step["tables"] * 1000
+    return {"app_cpu_ms_per_table_second": round(app, 3), "db_cpu_ms_per_table_second": round(dbc, 3),
+            "tables_per_app_core_at_100_percent": int(1000 / app), "cpu_step_tables": step["tables"]}
 
 
 # ---------------------------------------------------------------------------- floods

@@ -75,3 +75,34 @@ def test_gunicorn_believes_forwarded_headers_only_from_the_proxies_named(proxies
 
 def test_gunicorn_binds_ipv6_hosts_in_brackets():
     assert hosted.gunicorn_options("::1", 8000, 1, 8, 4096, ())["bind"] == ["[::1]:8000"]
+
+
+def test_the_first_gunicorn_worker_prunes_idle_matches_at_start(tmp_path):
+    """``--retention-days`` on gunicorn: one worker (the first) deletes the idle series at
+    start, as waitress's worker 0 does; a live match stays."""
+    import time
+
+    from live_server import Server
+
+    from scorer.app import store
+
+    path = tmp_path / "prune.sqlite3"
+    db = store.connect(path)
+    store.init_db(db)
+    old = store.create_match(db, variant="paulista", options={}, names=("A", "B"), mano=0)
+    live = store.create_match(db, variant="paulista", options={}, names=("A", "B"), mano=0)
+    db.execute("UPDATE match SET updated = updated - 40 * 86400 WHERE id = :id", {"id": old.id})
+    db.close()
+    store.dispose_all()
+    server = Server(path, args=["--server", "gunicorn", "--workers", "2", "--retention-days", "30"])
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        deadline = time.monotonic() + 15
+        status = 200
+        while status == 200 and time.monotonic() < deadline:  # each try is a real request
+            status, _, _ = request(conn, "GET", f"/api/matches/{old.id}")
+        assert status == 404
+        assert request(conn, "GET", f"/api/matches/{live.id}")[0] == 200
+    finally:
+        conn.close()
+        server.stop()

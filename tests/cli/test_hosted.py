@@ -106,3 +106,29 @@ def test_the_first_gunicorn_worker_prunes_idle_matches_at_start(tmp_path):
     finally:
         conn.close()
         server.stop()
+
+
+def test_gunicorn_counts_each_client_the_trusted_proxy_names(tmp_path):
+    """Behind ``--proxy 127.0.0.1`` on gunicorn, the limits count the address the proxy
+    reports (``X-Forwarded-For``), and https from ``X-Forwarded-Proto`` gives HSTS."""
+    from live_server import Server
+
+    server = Server(tmp_path / "proxy.sqlite3", args=[
+        "--server", "gunicorn", "--proxy", "127.0.0.1", "--public-url", "https://truco.example",
+        "--rate-limit", "create=2/minute"])
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    body = json.dumps({"variant": "paulista"})
+
+    def create(client: str):
+        return request(conn, "POST", "/api/matches", body, {
+            "Content-Type": "application/json", "Host": "truco.example",
+            "X-Forwarded-For": client, "X-Forwarded-Proto": "https"})
+
+    try:
+        first = [create("198.51.100.7") for _ in range(3)]
+        assert [s for s, _, _ in first] == [201, 201, 429]
+        assert first[0][2].getheader("Strict-Transport-Security")
+        assert create("198.51.100.8")[0] == 201  # another client behind the same proxy
+    finally:
+        conn.close()
+        server.stop()

@@ -255,10 +255,13 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
               show_default=True,
               help="HTTP server: waitress (a laptop at the table) or gunicorn's gthread workers (a hosted "
                    "instance behind nginx: a poll costs the same however many phones are connected).")
+@click.option("--poll-shortcut", is_flag=True,
+              help="Answer a phone's unchanged-board poll (204) before Flask: about 0.26 ms less CPU per "
+                   "poll; skips the app's per-request hooks for those polls (scorer/web/poll_shortcut.py).")
 def serve_command(
     host: str, port: int, db_path: str, public_url: str | None, threads: int, workers: int,
     proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, retention_days: int,
-    no_qr: bool, ghost_tap_ms: int, lang: str, server_name: str = "waitress",
+    no_qr: bool, ghost_tap_ms: int, lang: str, server_name: str = "waitress", poll_shortcut: bool = False,
 ) -> None:
     """Run the phone scoreboard (waitress) and print the address and a QR code to join.
 
@@ -272,6 +275,7 @@ def serve_command(
     _ = cli_lang.translator(lang)
     database = database_setting(db_path)
     config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
+    config["POLL_SHORTCUT"] = poll_shortcut
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it

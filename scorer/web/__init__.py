@@ -71,7 +71,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for the second half of a double tap and not recorded; 0 turns the guard off), and
     the protections of :mod:`scorer.web.security` (``RATE_LIMITS``,
     ``RATELIMIT_STORAGE_URI``, ``RATELIMIT_ENABLED``, ``PROXY_ADDRESSES``, ``PROXY_HOPS``,
-    ``TRUSTED_HOSTS``).
+    ``TRUSTED_HOSTS``), and ``POLL_SHORTCUT`` (answer unchanged polls before Flask:
+    :mod:`scorer.web.poll_shortcut`).
     """
     app = Flask(
         __name__,
@@ -94,4 +95,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_views(app)
     security.init_app(app)
     security.init_security_headers(app)
+    if app.config.get("POLL_SHORTCUT"):  # truco serve --poll-shortcut (issue 23)
+        from scorer.web.poll_shortcut import UnchangedPolls
+
+        app.wsgi_app = UnchangedPolls(app, app.wsgi_app)
     return app

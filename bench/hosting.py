@@ -6,8 +6,8 @@ phones, waitress beside gunicorn.
 ``hosting``: tables per app core at p99 < 100 ms (the capacity search of
 ``bench/__main__.py`` with its table model) for the laptop command (``truco serve``:
 waitress, SQLite, one process) and the hosted recipe's server (``truco serve --server
-gunicorn``, one worker, on PostgreSQL), with waitress on PostgreSQL beside them (the hosted
-server before issue 23); placement as in ``--only db``: the server side (app process and
+gunicorn``, one worker, on PostgreSQL, without and with ``--poll-shortcut``), with waitress on
+PostgreSQL beside them (the hosted server before issue 23); placement as in ``--only db``: the server side (app process and
 PostgreSQL) on every core, the load generators on the client core. One app process runs
 its Python under one lock (the GIL), so one process is one app core at most; each step
 records what it used. Then, on the hosted server with ``--public-url`` (so the rate limits
@@ -41,6 +41,7 @@ CONFIGS = {
     "laptop: waitress, SQLite, 1 process": (None, ()),
     "before: waitress, PostgreSQL, 1 process": ("pg", ()),
     "hosted: gunicorn, PostgreSQL, 1 worker": ("pg", ("--server", "gunicorn")),
+    "hosted + --poll-shortcut": ("pg", ("--server", "gunicorn", "--poll-shortcut")),
 }
 HOSTED = ("--server", "gunicorn")
 #: Tables (4 phones each, so 1,600 open connections) of the fixed load whose CPU is measured.

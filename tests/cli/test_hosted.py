@@ -21,14 +21,15 @@ def request(conn, method, path, body=None, headers=None):
     return r.status, r.read(), r
 
 
-def test_gunicorn_serves_a_board_records_a_tap_and_answers_an_unchanged_poll_with_204(db_url, tmp_path):
-    """Two gthread workers on one port, on SQLite and PostgreSQL: the scoreboard page, a tap
-    (the htmx form post, answered with the new board), then the phones' polls: 204 while
-    nothing changed, on the same kept-alive connection, the new board for a phone that
-    shows an older version."""
+@pytest.mark.parametrize("shortcut", [[], ["--poll-shortcut"]], ids=["app", "poll-shortcut"])
+def test_gunicorn_serves_a_board_records_a_tap_and_answers_an_unchanged_poll_with_204(db_url, shortcut):
+    """Two gthread workers on one port, on SQLite and PostgreSQL, with and without the poll
+    shortcut: the scoreboard page, a tap (the htmx form post, answered with the new board),
+    then the phones' polls: 204 while nothing changed, on the same kept-alive connection,
+    the new board for a phone that shows an older version."""
     from live_server import Server
 
-    server = Server(db_url, args=["--server", "gunicorn", "--workers", "2"])
+    server = Server(db_url, args=["--server", "gunicorn", "--workers", "2", *shortcut])
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:
         assert any("gunicorn" in line for line in server.output)

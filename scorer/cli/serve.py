@@ -28,6 +28,7 @@ import click
 from scorer.app import addresses, store
 from scorer.cli import cli_lang
 from scorer.cli.metrics_port import start_metrics
+from scorer.cli.worker_process import run_worker
 from scorer.core.errors import N_
 
 #: Default database file, in the directory ``truco serve`` is started from.
@@ -145,35 +146,6 @@ def allow_open_files(wanted: int = CONNECTION_LIMIT + 256) -> int:
     return soft
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to send SIGTERM to this worker when its parent dies (even by kill -9)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-def _worker(serve_one, index: int) -> None:
-    """In a forked child: default signals, die with the parent, ``serve_one(index)``, then
-    exit (status 1 after printing the error, so the parent starts another)."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    _die_with_parent()
-    code = 0
-    try:
-        serve_one(index)
-    except KeyboardInterrupt:
-        pass
-    except BaseException:  # noqa: BLE001 (reported, then the parent starts another)
-        import traceback
-
-        traceback.print_exc()
-        code = 1
-    os._exit(code)
-
-
 def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
     """Fork ``workers`` processes that each call ``serve_one(index)`` on the inherited
     socket; start a new one when one dies; on SIGTERM or Ctrl+C stop them all."""
@@ -186,7 +158,7 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
         started[index] = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            _worker(serve_one, index)
+            run_worker(serve_one, index)
         children[pid] = index
 
     def stop(_signum, _frame) -> None:
@@ -235,7 +207,7 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
               help="Base URL phones should open (e.g. behind a proxy); used in links and QR codes. "
                    "https:// also makes cookies Secure, sends HSTS and accepts only its host name.")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
-              help="Waitress worker threads (per process).")
+              help="Worker threads per process (waitress or gunicorn).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Server processes sharing the port (use PostgreSQL, or SQLite on one machine).")
 @click.option("--proxy", "proxies", multiple=True, metavar="ADDRESS",
@@ -258,10 +230,18 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
 @click.option("--lang", type=click.Choice(sorted(cli_lang.LOCALES)), default=None,
               callback=lambda _ctx, _param, value: cli_lang.resolve(value),
               help="Language of the messages (default: the locale's, else pt).")
+@click.option("--server", "server_name", type=click.Choice(["waitress", "gunicorn"]), default="waitress",
+              show_default=True,
+              help="HTTP server: waitress (a laptop at the table) or gunicorn's gthread workers (a hosted "
+                   "instance behind nginx: a poll costs the same however many phones are connected).")
+@click.option("--poll-shortcut", is_flag=True,
+              help="Answer a phone's unchanged-board poll (204) before Flask: about 0.26 ms less CPU per "
+                   "poll; skips the app's per-request hooks for those polls (scorer/web/poll_shortcut.py).")
 def serve_command(
     host: str, port: int, db_path: str, public_url: str | None, threads: int, workers: int,
     proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, secret_file: str | None,
     retention_days: int, no_qr: bool, ghost_tap_ms: int, lang: str, metrics_port: int | None = None,
+    server_name: str = "waitress", poll_shortcut: bool = False,
 ) -> None:
     """Run the phone scoreboard (waitress) and print the address and a QR code to join.
 
@@ -277,9 +257,15 @@ def serve_command(
     config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
     config.update(secret_setting(database, secret_file))
     config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
+    config["POLL_SHORTCUT"] = poll_shortcut
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it
+    if server_name == "gunicorn":  # the hosted recipe's server (scorer/cli/hosted.py)
+        from scorer.cli import hosted
+
+        hosted.serve(host, port, workers, threads, config, public_url, no_qr, retention_days, _)
+        return
     # A tournament keeps hundreds of phones connected (waitress's default limit is 100
     # connections); past 1,024 descriptors select() fails, so waitress must use poll().
     options = dict(

@@ -78,7 +78,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``TRUSTED_HOSTS``). The instance secret the tournaments' team and table keys come from
     (:mod:`scorer.app.tournament_keys`): ``INSTANCE_SECRET`` (text), else the file
     ``INSTANCE_SECRET_FILE``, else ``<database>.secret`` beside a SQLite file (made, mode
-    0600, at first start).
+    0600, at first start). ``POLL_SHORTCUT``: answer unchanged polls before Flask
+    (:mod:`scorer.web.poll_shortcut`).
 
     :raise scorer.app.tournament_keys.SecretError: the secret is too short or unreadable.
     """
@@ -106,4 +107,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ops.init_app(app)
     security.init_app(app)
     security.init_security_headers(app)
+    if app.config.get("POLL_SHORTCUT"):  # truco serve --poll-shortcut (issue 23)
+        from scorer.web.poll_shortcut import UnchangedPolls
+
+        app.wsgi_app = UnchangedPolls(app, app.wsgi_app)
     return app

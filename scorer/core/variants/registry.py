@@ -26,6 +26,26 @@ _FLOR_LABEL = N_("Play with Flor")
 _FALTA_LABEL = N_("Falta Envido is worth")
 _MAZO_LABEL = N_("Folding in the first trick before Envido gives 1 more")
 _PARDAS_LABEL = N_("Three pardas")
+_FALTA_HELP = N_("What an accepted Falta Envido, or Contraflor al resto, pays.")
+_FALTA_ADDS_LABEL = N_("Falta Envido adds the Envido accepted before it")
+_FALTA_ADDS_HELP = N_("Yes: Envido, then Falta accepted pays 2 + the Falta. No: the Falta replaces the 2.")
+_FLOR_PER_PLAYER_LABEL = N_("One Flor per player (tables of 4 or 6)")
+_FLOR_PER_PLAYER_HELP = N_("Every player of a side may sing a Flor; each one unanswered pays 3.")
+_ENVIDO_REPEAT_LABEL = N_("Envido may be called again and again")
+_ENVIDO_REPEAT_HELP = N_("Each Envido adds 2, never past the Falta; refused, it pays what was accepted before.")
+
+#: The Falta conventions of a game in malas and buenas (docs/rules.md §Falta Envido).
+_MALAS_FALTAS = ("leader_stage", "whole_game", "malas_wins_game", "winner_stage", "loser_lacks")
+
+
+def _falta_option(choices: tuple[str, ...], default: str) -> OptionSpec:
+    """The ``falta`` option: which convention values an accepted Falta (docs/rules.md §Falta Envido)."""
+    return OptionSpec("falta", choices, default, _FALTA_LABEL, _FALTA_HELP)
+
+
+_FALTA_ADDS = OptionSpec("falta_adds_stake", (False, True), False, _FALTA_ADDS_LABEL, _FALTA_ADDS_HELP)
+_FLOR_PER_PLAYER = OptionSpec("flor_per_player", (False, True), False, _FLOR_PER_PLAYER_LABEL, _FLOR_PER_PLAYER_HELP)
+_ENVIDO_REPEAT = OptionSpec("envido_repeat", (False, True), False, _ENVIDO_REPEAT_LABEL, _ENVIDO_REPEAT_HELP)
 
 _REGISTRY: dict[str, Variant] = {
         variant.id: variant
@@ -39,6 +59,7 @@ _REGISTRY: dict[str, Variant] = {
                 truco_ladder=ARGENTINE_LADDER,
                 envido=EnvidoRules(ARGENTINE_ENVIDO_CHAINS),
                 cards=ARGENTINE_CARDS,
+                option_specs=(_falta_option(("target_minus_leader", "loser_lacks"), "target_minus_leader"), _FALTA_ADDS),
             ),
             Variant(
                 id="argentino-30",
@@ -58,8 +79,10 @@ _REGISTRY: dict[str, Variant] = {
                 option_specs=(
                     OptionSpec("target", (30, 18, 40), 30, _TARGET_LABEL),
                     OptionSpec("flor", (False, True), False, _FLOR_LABEL),
-                    OptionSpec("falta", ("leader_stage", "whole_game", "malas_wins_game"), "leader_stage", _FALTA_LABEL),
+                    _falta_option(_MALAS_FALTAS, "leader_stage"),
                     OptionSpec("mazo_primera", (True, False), True, _MAZO_LABEL),
+                    _FALTA_ADDS,
+                    _FLOR_PER_PLAYER,
                 ),
             ),
             Variant(
@@ -78,14 +101,20 @@ _REGISTRY: dict[str, Variant] = {
                 flor=FlorRules(muestra=True),
                 falta="malas_wins_game",
                 malas_buenas=True,
-                mazo_primera=True,
+                # Folding before the Envido pays 1 by default: the Uruguayan engine does; the +1
+                # comes from an Argentine one (docs/rules.md §Folding in the first trick).
+                mazo_primera=False,
                 # The piezas of the muestra, then the matas, on top of the Argentine order
                 # (REFERENCE.md 2.3).
                 cards=CardRules(ARGENTINE_ORDER, muestra=True),
                 option_specs=(
                     OptionSpec("target", (30, 40), 30, _TARGET_LABEL),
-                    OptionSpec("falta", ("malas_wins_game", "leader_stage", "whole_game"), "malas_wins_game", _FALTA_LABEL),
-                    OptionSpec("mazo_primera", (True, False), True, _MAZO_LABEL),
+                    _falta_option(("malas_wins_game", "leader_stage", "whole_game", "winner_stage", "loser_lacks"),
+                                  "malas_wins_game"),
+                    OptionSpec("mazo_primera", (False, True), False, _MAZO_LABEL),
+                    _FALTA_ADDS,
+                    _FLOR_PER_PLAYER,
+                    _ENVIDO_REPEAT,
                 ),
             ),
             Variant(
@@ -137,7 +166,12 @@ _REGISTRY: dict[str, Variant] = {
                 envido=EnvidoRules(GAUDERIO_ENVIDO_CHAINS),
                 flor=FlorRules(compared=None, refused=4, contraflor_answered=False),
                 cards=ARGENTINE_CARDS,  # seed 002; REFERENCE.md 5
-                option_specs=(OptionSpec("target", (12, 24), 12, _TARGET_LABEL),),
+                option_specs=(
+                    OptionSpec("target", (12, 24), 12, _TARGET_LABEL),
+                    _falta_option(("target_minus_leader", "loser_lacks"), "target_minus_leader"),
+                    _FALTA_ADDS,
+                    _FLOR_PER_PLAYER,
+                ),
             ),
             Variant(
                 id="truc",

@@ -144,19 +144,30 @@ class OptionSpec:
         choices: the accepted values.
         default: the value used when the option is not given.
         label: English label (translated by the web layer).
+        help: one English line saying what the option does (translated by the web layer),
+            shown under the control and in ``GET /api/variants``; empty for none.
     """
 
     key: str
     choices: tuple[Any, ...]
     default: Any
     label: str
+    help: str = ""
 
 
-FALTA_CONVENTIONS = ("target_minus_leader", "leader_stage", "whole_game", "malas_wins_game")
-"""How an accepted Falta Envido is valued (REFERENCE.md 1.6):
+FALTA_CONVENTIONS = (
+    "target_minus_leader", "leader_stage", "whole_game", "malas_wins_game", "winner_stage", "loser_lacks",
+)
+"""How an accepted Falta Envido (and a Contraflor al resto) is valued, with T the target, H the
+malas (half of T), L the leader's score, W the Envido winner's and Lo the loser's, all before
+the Envido is paid (docs/rules.md §Falta Envido):
 
-* ``target_minus_leader`` / ``whole_game``: target minus the leader's score (conventions A).
-* ``leader_stage``: leader in the malas -> half minus the leader; else target minus leader (B).
-* ``malas_wins_game``: leader in the malas -> the winner gets what it needs to reach the
-  target; else target minus the leader (C).
+* ``target_minus_leader`` / ``whole_game``: F = T - L (convention A).
+* ``leader_stage``: L < H -> F = H - L; else T - L (B).
+* ``malas_wins_game``: L < H -> F = T - W (the winner reaches the target); else T - L (C).
+* ``winner_stage``: L < H -> F = H - W (the winner completes its malas); else T - L (D).
+* ``loser_lacks``: F = T - Lo, what the loser lacks for the game (E).
 """
+
+WINNER_FALTAS = frozenset({"malas_wins_game", "winner_stage", "loser_lacks"})
+"""The conventions whose value can depend on who wins the Envido."""

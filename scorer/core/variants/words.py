@@ -131,6 +131,8 @@ CHOICE_LABELS: Mapping[Any, str] = MappingProxyType(
         "leader_stage": N_("what the leader lacks in its stage (malas/buenas)"),
         "whole_game": N_("what the leader lacks for the game"),
         "malas_wins_game": N_("the game, when the leader is in the malas"),
+        "winner_stage": N_("what the winner lacks to end the malas, while the leader is in them"),
+        "loser_lacks": N_("what the loser lacks for the game"),
     }
 )
 """How an option's value is shown to people (English, translated by the edges): never

@@ -268,8 +268,8 @@ class Calls:
             if hand.envido_done:
                 raise RuleError("flor_closed", N_("The Envido is already settled: no Flor after it."), reason="envido_done")
             if hand.envido_chain:
-                # Seed 002 "Flor": a Flor "anula qualquer pedido de Envido ... feito anteriormente":
-                # called, pending, or accepted and not yet settled (REFERENCE.md 1.7).
+                # A Flor "anula qualquer pedido de Envido ... feito anteriormente": called, pending,
+                # or accepted and not yet settled (docs/rules.md §Flor cancels Envido).
                 facts.append(LogFact(LogKind.FLOR_CANCELS_ENVIDO, chain=tuple(hand.envido_chain)))
                 hand.envido_chain, hand.envido_pending, hand.envido_caller = [], False, None
                 if hand.awaiting == "envido_winner":
@@ -450,7 +450,7 @@ class Calls:
                         what="Flor" if is_flor else "Envido",
                         counts=describe_counts(rules.points_range),
                     )
-            # Equal points go to the mano (REFERENCE.md 0, seed 000 leaves ties unstated).
+            # Equal points go to the mano (docs/rules.md §Envido ties).
             winner = hand.mano if points[0] == points[1] else (0 if points[0] > points[1] else 1)
             counts: tuple[int, int] | None = (points[winner], points[1 - winner])
         else:

@@ -1,7 +1,7 @@
 """Rule sets as data: one frozen :class:`Variant` per Truco variant, in one registry.
 
-Every number here comes from a seed in ``shared/seeds/`` (where one speaks) or from
-``shared/rules/REFERENCE.md``; the docstring of each variant names its source. A variant
+Every number here is stated, with its public source, in ``docs/rules.md`` (the project's rules
+reference); the comments name its sections (``docs/rules.md §Falta Envido``). A variant
 holds every fact that differs between variants: the ladder, Envido and Flor, the special
 hand, targets and options, the cards (order, deck, manilhas, muestra), pica-pica and the
 malas/buenas split. The match engine (:mod:`scorer.core.match`), the card helpers

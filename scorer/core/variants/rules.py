@@ -36,11 +36,11 @@ class EnvidoRules:
     Attributes:
         chains: accepted value of each legal chain without Falta (tuple of calls -> tentos).
             A refused chain pays its last caller the accepted value of the chain minus its
-            last call, or 1 when that is empty (REFERENCE.md 1.5, seed 000 "Pedir Envido").
+            last call, or 1 when that is empty (docs/rules.md §Envido chains).
             ``falta_envido`` may end any of these chains (or stand alone).
         closes_on_truco_accepted: Envido can no longer be called once a Truco is accepted
-            (argentino-30, uruguaio; REFERENCE.md 1.4) -- otherwise it stays open until the
-            first trick is decided (seed 000).
+            (argentino-30, uruguaio; docs/rules.md §When Envido can be called) -- otherwise it stays open until the
+            first trick is decided (same section).
         muestra: the hands are counted with a muestra (Uruguayan piezas).
     """
 
@@ -66,7 +66,7 @@ ARGENTINE_ENVIDO_CHAINS = MappingProxyType(
         ("envido", "envido", "real_envido"): 7,
     }
 )
-"""REFERENCE.md 1.5 rows 1-5; seed 000 "A cadeia de aumentos"."""
+"""docs/rules.md §Envido chains."""
 
 GAUDERIO_ENVIDO_CHAINS = MappingProxyType(
     {
@@ -75,7 +75,7 @@ GAUDERIO_ENVIDO_CHAINS = MappingProxyType(
         ("envido", "real_envido"): 5,
     }
 )
-"""Seed 002 "Pontos obtidos na disputa de Envido": Envido 2/1, Real Envido 5/1, Envido-Real 5/2."""
+"""Envido 2/1, Real Envido 5/1, Envido-Real 5/2: docs/rules.md §Gaudério Envido."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ class FlorRules:
             "con flor me achico" (3) or gauderio's "fugir" (4).
         contraflor: a compared contraflor pays the better flor this (6).
         contraflor_answered: contraflor / contraflor_al_resto wait for quiero/no_quiero
-            (argentino-30, uruguaio) instead of being compared at once (gauderio, seed 002).
+            (argentino-30, uruguaio) instead of being compared at once (gauderio; docs/rules.md §Flor values).
         contraflor_refused: a refused contraflor pays its caller this (4).
         resto_refused_after_flor / resto_refused_after_contraflor: a refused
             contraflor_al_resto pays its caller 4 after a flor, 6 after a contraflor.

@@ -28,7 +28,7 @@ punctuation: "¡Truco!" at a Rioplatense table, "Seis!" at a Paulista one); a
 @dataclass(frozen=True)
 class TableWords:
     """What a table of one variant family says: the one source for buttons, the pending
-    line, the log, the spoken text and the errors (WORDING-REVIEW.md section 4a).
+    line, the log, the spoken text and the errors (docs/rules.md §Table words).
 
     Attributes:
         shouts: call id -> the shout on its button ("¡Quiero retruco!", "Seis!").
@@ -58,11 +58,11 @@ class TableWords:
 _GLOSS_ANSWERS = {"quiero": "accept", "no_quiero": "refuse", "mazo": "fold", "no_flor": "no Flor",
                   "flor_quiero": "accept the Flor", "flor_no_quiero": "concede the Flor",
                   "play": "play this hand", "run": "run from this hand"}
-"""English glosses of the table's answers (WORDING-REVIEW.md section 3, recommendation 1)."""
+"""English glosses of the table's answers (docs/rules.md §Table words)."""
 
 TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
     {
-        # Rioplatense: truco-15, argentino-30, uruguaio (seed 000; REFERENCE.md 1.4-1.7).
+        # Rioplatense: truco-15, argentino-30, uruguaio (docs/rules.md §Argentine ladder, §Envido chains, §Flor values).
         "rio": TableWords(
             shouts={"truco": "¡Truco!", "retruco": "¡Quiero retruco!", "vale_cuatro": "¡Quiero vale cuatro!",
                     "envido": "¡Envido!", "real_envido": "¡Real envido!", "falta_envido": "¡Falta envido!",
@@ -76,7 +76,7 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             refused="no querido",
             tie="parda",
         ),
-        # Gaúcho / gaudério (seed 002: "ir ao baralho", "fugir", "Contra-flor e o resto").
+        # Gaúcho / gaudério ("ir ao baralho", "fugir", "Contra-flor e o resto": docs/rules.md §Flor values).
         "gaucho": TableWords(
             shouts={"truco": "Truco!", "retruco": "Retruco!", "vale_cuatro": "Vale quatro!",
                     "envido": "Envido!", "real_envido": "Real envido!", "falta_envido": "Falta envido!",
@@ -90,7 +90,7 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             refused="recusado",
             tie="parda",
         ),
-        # Paulista and Mineiro (seed 001: "correr", "empate", mão de onze / ferro).
+        # Paulista and Mineiro ("correr", "empate", mão de onze / ferro: docs/rules.md §Mão de onze).
         "br": TableWords(
             shouts={"truco": "Truco!", "seis": "Seis!", "nove": "Nove!", "dez": "Dez!", "doze": "Doze!"},
             calls={"truco": "Truco", "seis": "Seis", "nove": "Nove", "dez": "Dez", "doze": "Doze"},
@@ -102,7 +102,7 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             specials={"mao_de_onze": "Mão de onze", "mao_de_dez": "Mão de dez", "mao_de_ferro": "Mão de ferro"},
             decisions={"play": "Jogamos a {special}", "run": "Corremos"},
         ),
-        # Catalan truc (seed 004): its own calls and answers; the rest in the page's language.
+        # Catalan truc (docs/rules.md §Catalan ladder): its own calls and answers; the rest in the page's language.
         "cat": TableWords(
             shouts={"truc": "Truc!", "retruc": "Retruc!"},
             calls={"truc": "Truc", "retruc": "Retruc"},
@@ -116,7 +116,7 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
         ),
     }
 )
-"""Table words of each variant family (:attr:`Variant.family`), WORDING-REVIEW.md section 4a."""
+"""Table words of each variant family (:attr:`Variant.family`), docs/rules.md §Table words."""
 
 GLOSSES = MappingProxyType(_GLOSS_ANSWERS)
 

@@ -164,3 +164,34 @@ def test_one_flor_per_player_refused(options, script, code):
 )
 def test_uruguayan_fold_before_the_envido(options, expected):
     assert list(play("uruguaio", "0:mazo", options=options).score) == expected
+
+
+def test_the_flor_per_player_whole_match_hand_by_hand():
+    """tests/matches/argentino-30_flor_per_player.jsonl, a table of 4 and then 6 (Flor, one Flor
+    per player, to 30, leader_stage), worked hand by hand from docs/rules.md:
+
+    1. two Flores of side 0 unanswered 3 + 3; hand 1: 7-0.
+    2. Flor of 1, Flores of two players of 0, compared 33-31: 4 + 3 to 0; truco accepted, 1 wins 2: 14-2.
+    3. Flor, Contraflor accepted, 1 better: 6; hand 1 (first trick 0, then 1, 1): 14-9.
+    4. two Flores of 1, Contraflor of 0 refused: 4 + 3 to 0; 0 folds, the Envido is gone (a Flor
+       was sung): 1 to 1: 21-10.
+    5. Envido accepted to 0: 2; vale cuatro accepted, 1 wins 4: 23-14.
+    6. three Flores of 1 (a table of 6) unanswered: 9; hand 1 to 0: 24-23.
+    7. two Flores of 0, Contraflor al resto accepted, 1 better: the Falta, 30 - 24 = 6, alone;
+       hand 1 to 1: 24-30, side 1 wins.
+    """
+    import json
+    from pathlib import Path
+
+    from scorer.core.match import Match
+
+    lines = (Path(__file__).resolve().parents[2] / "matches" / "argentino-30_flor_per_player.jsonl").read_text().splitlines()
+    match = Match("argentino-30", {"flor": True, "flor_per_player": True}, mano=0)
+    after_hand = []
+    for line in lines:
+        hand = match.state()["hand"]["number"]
+        match.apply(json.loads(line))
+        if match.winner is not None or match.state()["hand"]["number"] != hand:
+            after_hand.append(list(match.score))
+    assert after_hand == [[7, 0], [14, 2], [14, 9], [21, 10], [23, 14], [24, 23], [24, 30]]
+    assert match.winner == 1

@@ -98,7 +98,8 @@ class Calls:
         flor = self.variant.flor
         assert flor is not None
         if call == "flor":
-            return flor.uncontested if not hand.flor_pending else flor.compared
+            partner = self._another_players_flor(hand, action["side"])
+            return flor.uncontested if not hand.flor_pending or partner else flor.compared
         if call == "contraflor":
             return flor.contraflor
         return self._falta(self._core.score, None)

@@ -155,6 +155,7 @@ class Match(Calls, Plays):
             if (
                 candidate.get("call") == "flor" and hand.flor_pending and flor is not None
                 and flor.compared is not None and hand.flor_chain[-1][0] == "flor"
+                and candidate.get("side") != hand.flor_chain[-1][1]  # a partner's own Flor stays
             ):
                 # Flor answered by Flor is the same action as "con flor quiero" (both
                 # compare for ``compared``): one button for one action (issue 13 item 12).

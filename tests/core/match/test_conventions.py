@@ -195,3 +195,20 @@ def test_the_flor_per_player_whole_match_hand_by_hand():
             after_hand.append(list(match.score))
     assert after_hand == [[7, 0], [14, 2], [14, 9], [21, 10], [23, 14], [24, 23], [24, 30]]
     assert match.winner == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "script", "side", "offered"),
+    [
+        (FLOR_PP, "0:flor", 0, True),  # the partner of the Flor's singer gets a Flor button, worth 3
+        (FLOR_PP, "0:flor 1:flor", 1, True),  # while the Flores wait to be compared
+        (FLOR, "0:flor", 0, False),  # one Flor a side without the option
+        (FLOR_PP, "0:flor", 1, False),  # the other side's Flor is the "con flor quiero" button
+    ],
+)
+def test_a_partners_flor_is_offered(options, script, side, offered):
+    legal = play("argentino-30", script, options=options).legal_actions()
+    flores = [a for a in legal if a.get("type") == "call" and a.get("call") == "flor" and a.get("side") == side]
+    assert bool(flores) is offered
+    if offered:
+        assert flores[0]["points"] == 3  # docs/rules.md §One Flor per player

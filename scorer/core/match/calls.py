@@ -47,7 +47,7 @@ class Calls:
 
     def _chain_points(self, chain: Sequence[str]) -> int:
         """Accepted value of an Envido chain without Falta (0 for the empty chain): the
-        variant's table, or with ``envido_repeat`` 2 a Envido and 3 a Real Envido
+        variant's table, or with ``envido_repeat`` 2 for each Envido and 3 for the Real Envido
         (docs/rules.md §Repeated Envido).
 
         Raises:

@@ -29,10 +29,10 @@ Call = Literal[
     "truco", "retruco", "vale_cuatro", "seis", "nove", "dez", "doze", "truc", "retruc",
     "envido", "real_envido", "falta_envido", "flor", "contraflor", "contraflor_al_resto",
 ]
-"""Every call a variant's ladder, Envido or Flor can use (seeds 000-004; REFERENCE.md)."""
+"""Every call a variant's ladder, Envido or Flor can use (docs/rules.md §Truco ladders, §Envido chains, §Flor values)."""
 
 Decision = Literal["play", "run"]
-"""The decision at a mão de onze / dez (seed 001) or the Catalan 11 (seed 004)."""
+"""The decision at a mão de onze / dez or the Catalan 11 (docs/rules.md §Special hands)."""
 
 
 class CallAction(TypedDict):

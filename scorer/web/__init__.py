@@ -48,8 +48,9 @@ def register_views(app: Flask) -> None:
                                  STAGE_NAMES=labels.STAGE_NAMES)
     from scorer.app import tournament_service
     from scorer.web import tournament_api, tournaments  # tournaments (issue 11)
+    from scorer.web import stats  # the evening in numbers (issue 22)
 
-    for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp, tournaments.bp, tournament_api.bp):
+    for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp, tournaments.bp, tournament_api.bp, stats.bp):
         app.register_blueprint(blueprint)
     app.extensions["truco_matches"].listeners.append(tournament_service.on_action)
     app.extensions["truco_matches"].guards.append(tournament_service.guard)

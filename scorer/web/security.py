@@ -50,7 +50,8 @@ LIMITED = {
     "create": ("matches.create", "api.create_match"),
     "import": ("records.restore",),
     "action": ("matches.act", "api.post_action", "records.rename", "matches.revanche"),
-    "read": ("api.get_match", "records.export", "records.log_csv"),
+    "read": ("api.get_match", "records.export", "records.log_csv",
+             "stats.match_stats", "stats.series_stats", "stats.tournament_stats", "stats.stats_csv", "stats.stats_page"),
 }
 #: ``Strict-Transport-Security`` sent with an https public URL (a year).
 HSTS = "max-age=31536000"

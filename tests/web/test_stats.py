@@ -1,0 +1,114 @@
+"""The evening in numbers (issue 22): the same statistics from the API, the page, the CSV
+and ``truco replay --stats``, after export and import too, for a match, its series and a
+tournament; unknown ids answer 404."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scorer.cli.main import cli
+from scorer.core.stats import flat, flat_keys, SideStats
+from scorer.web import create_app
+
+MATCHES = Path(__file__).resolve().parents[1] / "matches"
+EXPECTED = json.loads((MATCHES / "expected.json").read_text())
+BY_HAND = json.loads((MATCHES / "expected_stats.json").read_text())
+
+
+@pytest.fixture
+def client(tmp_path):
+    return create_app({"TESTING": True, "DATABASE": tmp_path / "s.sqlite3"}).test_client()
+
+
+def play(client, name, actions=None):
+    e = EXPECTED[name]
+    m = client.post("/api/matches", json={"variant": e["variant"], "options": e["options"], "names": ["Nós", "Eles"],
+                                          "mano": e["mano"]}).get_json()
+    lines = (MATCHES / f"{name}.jsonl").read_text().splitlines()
+    actions = actions if actions is not None else [json.loads(x) for x in lines if x.strip()]
+    for version, action in enumerate(actions):
+        r = client.post(f"/api/matches/{m['id']}/actions", json={"action": action, "version": version},
+                        headers={"X-Edit-Key": m["edit_key"]})
+        assert r.status_code == 200, r.get_json()
+    return m
+
+
+def by_hand(name):
+    return [{**SideStats().as_dict(), **side} for side in BY_HAND[name]["sides"]]
+
+
+@pytest.mark.parametrize("name", sorted(BY_HAND))
+def test_api_page_csv_and_replay_give_the_numbers_worked_out_by_hand(client, name):
+    m = play(client, name)
+    api = client.get(f"/api/matches/{m['id']}/stats")
+    assert api.status_code == 200 and api.get_json() == {"sides": by_hand(name)}
+    # the CSV: one row per side, every key
+    text = client.get(f"/matches/{m['id']}/stats.csv").get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    for side, want in enumerate(by_hand(name)):
+        flat_want = flat(SideStats(**{k: v for k, v in want.items() if k != "envido_points_average"}))
+        assert {k: rows[side][k] for k in flat_keys()} == {k: "" if v is None else str(v) for k, v in flat_want.items()}
+    # the page: each row's cells
+    page = client.get(f"/matches/{m['id']}/stats").get_data(as_text=True)
+    for key in ("hands_won", "truco_called", "envido_won", "tentos_by_source.folds_and_refusals"):
+        cells = re.search(rf'data-stat="{re.escape(key)}"><th scope="row">[^<]*</th><td>([^<]*)</td><td>([^<]*)</td>', page)
+        want = [flat(SideStats(**{k: v for k, v in s.items() if k != "envido_points_average"}))[key] for s in by_hand(name)]
+        assert cells and [cells.group(1), cells.group(2)] == [str(w) for w in want], key
+    # truco replay --stats
+    e = EXPECTED[name]
+    args = ["replay", "--variant", e["variant"], "--mano", str(e["mano"])]
+    args += [f"--option={k}={json.dumps(v)}" for k, v in e["options"].items()]
+    out = CliRunner().invoke(cli, [*args, "--stats", str(MATCHES / f"{name}.jsonl")])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output) == {"sides": by_hand(name)}
+
+
+def test_the_same_numbers_after_export_and_import(client):
+    m = play(client, "argentino-30_flor_malas_buenas")
+    exported = client.get(f"/api/matches/{m['id']}/export").get_json()
+    again = client.post("/api/matches/import", json=exported).get_json()
+    assert client.get(f"/api/matches/{again['id']}/stats").get_json() == {"sides": by_hand("argentino-30_flor_malas_buenas")}
+
+
+def test_a_series_sums_its_games(client):
+    m = play(client, "paulista_mao_de_ferro")
+    r = client.post(f"/m/{m['id']}/{m['edit_key']}/revanche")
+    assert r.status_code in (200, 302, 303)
+    series = client.get(f"/api/matches/{m['id']}/series/stats").get_json()
+    assert series["matches"] == 2
+    assert series["sides"][1]["matches_played"] == 2 and series["sides"][1]["matches_won"] == 1
+    assert series["sides"][1]["largest_deficit_overcome"] == 9
+
+
+@pytest.mark.parametrize("url", ["/api/matches/nope/stats", "/api/matches/nope/series/stats",
+                                 "/api/tournaments/nope/stats", "/matches/nope/stats", "/matches/nope/stats.csv"])
+def test_unknown_ids_are_404(client, url):
+    assert client.get(url).status_code == 404
+
+
+def test_a_tournament_counts_each_team_over_its_games(client):
+    from urllib.parse import urlsplit
+
+    t = client.post("/api/tournaments", json={"name": "Copa", "variant": "truco-15", "teams": ["A", "B", "C", "D"],
+                                              "format": "knockout"}).get_json()
+    s = client.get(f"/api/tournaments/{t['id']}", headers={"X-Organizer-Key": t["organizer_key"]}).get_json()
+    first = s["rounds"][0]["matches"][0]
+    _, _, match_id, key = urlsplit(first["edit_url"]).path.split("/")
+    for version, action in enumerate([{"type": "call", "side": 0, "call": "truco"}, {"type": "no_quiero", "side": 1},
+                                      {"type": "adjust", "side": 1, "delta": 15}]):
+        r = client.post(f"/api/matches/{match_id}/actions", headers={"X-Edit-Key": key},
+                        json={"action": action, "version": version})
+        assert r.status_code == 200, r.get_json()
+    teams = client.get(f"/api/tournaments/{t['id']}/stats").get_json()["teams"]
+    assert [team["name"] for team in teams] == ["A", "B", "C", "D"]
+    a, b = (teams[i] for i in first["teams"])
+    assert a["truco_called"] == 1 and b["truco_refused"] == 1 and b["matches_won"] == 1
+    assert a["tentos_by_source"]["folds_and_refusals"] == 1 and b["tentos_by_source"]["corrections"] == 15
+    assert sum(team["matches_played"] for team in teams) == 4  # both round-1 games started: 2 teams each

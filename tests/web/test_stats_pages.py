@@ -112,3 +112,11 @@ def test_a_tournament_counts_each_team_over_its_games(client):
     assert a["truco_called"] == 1 and b["truco_refused"] == 1 and b["matches_won"] == 1
     assert a["tentos_by_source"]["folds_and_refusals"] == 1 and b["tentos_by_source"]["corrections"] == 15
     assert sum(team["matches_played"] for team in teams) == 4  # both round-1 games started: 2 teams each
+
+
+def test_openapi_describes_every_statistic():
+    import yaml
+
+    spec = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
+    side = spec["components"]["schemas"]["SideStats"]
+    assert side["required"] == list(SideStats().as_dict()) and set(side["properties"]) == set(side["required"])

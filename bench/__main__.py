@@ -12,7 +12,8 @@ tap to screen beside the no-network floor page with and without 150 ms of latenc
 heights per variant and state; prints them and writes ``bench/results-browser.json``,
 leaving ``bench/results.json`` as it is), ``--only db`` (SQLite vs PostgreSQL, one and two
 processes, bench/db.py), ``--only tournament`` (a 64-team knockout played through the API,
-bench/tournament.py; printed only).
+bench/tournament.py; printed only), ``--only stats`` (the statistics of a 31-match night,
+bench/stats.py; printed only).
 """
 
 from __future__ import annotations
@@ -259,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
-    ap.add_argument("--only", choices=["browser", "db", "tournament"],
+    ap.add_argument("--only", choices=["browser", "db", "tournament", "stats"],
                     help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
                          "bench/results_db.json; tournament: a 64-team knockout); results.json is not written")
     args = ap.parse_args(argv)
@@ -267,6 +268,10 @@ def main(argv: list[str] | None = None) -> int:
         return main_browser_only(args)
     if args.only == "db":
         return main_db_only(args)
+    if args.only == "stats":  # issue 22: bench/stats.py
+        from bench import stats
+
+        return stats.main()
     if args.only == "tournament":  # issue 11: bench/tournament.py
         from bench import tournament
 

@@ -46,23 +46,18 @@ def test_a_series_adds_counts_and_keeps_the_largest_run_and_deficit():
 
 
 def random_match(seed: int, variant: str, steps: int) -> Match:
-    """A legal match: at each step one of the legal actions (typed points where asked)."""
+    """A legal match: at each step one of the legal actions (possible counts typed where asked)."""
     rng = random.Random(seed)
     m = Match(variant, {"flor": True} if "flor" in VARIANTS[variant].option_specs else {}, seed % 2)
     for _ in range(steps):
         if m.winner is not None:
             break
-        legal = [a for a in m.legal_actions() if a["type"] != "undo"]
-        choice = dict(rng.choice(legal))
+        legal = m.legal_actions()  # undo and corrections included
+        choice = {k: v for k, v in rng.choice(legal).items() if k not in ("points", "points_side")}
         if choice["type"] == "declare_points":
-            low, high = choice["min"], choice["max"]
-            choice = {"type": "envido_points", "points": [rng.randint(low, high), rng.randint(low, high)]}
-        for key in ("points", "points_side"):
-            choice.pop(key, None)
-        try:
-            m.apply(choice)
-        except Exception:  # a typed count that is not possible in this variant: try again next step
-            continue
+            counts = [n for low, high in m.state()["hand"]["counts"] for n in range(low, high + 1)]
+            choice = {"type": "envido_points", "points": [rng.choice(counts), rng.choice(counts)]}
+        m.apply(choice)
     return m
 
 

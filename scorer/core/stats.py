@@ -9,8 +9,11 @@ anything more. :func:`match_stats` gives both sides' :class:`SideStats` for one 
 README ("The evening in numbers").
 
 >>> from scorer.core.match import Match
->>> m = Match.replay("truco-15", {}, 0, [{"type": "call", "side": 0, "call": "truco"},
-...                                      {"type": "no_quiero", "side": 1}])
+>>> from scorer.core.variants import VARIANTS
+>>> m = Match(sorted(VARIANTS)[0])
+>>> truco = m.variant.truco_ladder[0].call
+>>> _ = m.apply({"type": "call", "side": 0, "call": truco})
+>>> _ = m.apply({"type": "no_quiero", "side": 1})
 >>> nos, eles = match_stats(m)
 >>> nos.truco_called, eles.truco_refused, nos.tentos_by_source["folds_and_refusals"]
 (1, 1, 1)

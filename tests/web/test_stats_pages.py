@@ -120,3 +120,38 @@ def test_openapi_describes_every_statistic():
     spec = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())
     side = spec["components"]["schemas"]["SideStats"]
     assert side["required"] == list(SideStats().as_dict()) and set(side["properties"]) == set(side["required"])
+
+
+@pytest.mark.parametrize("lang, asked", [("pt", "Quem ganhou o Envido?"), ("es", "¿Quién ganó el Envido?"),
+                                         ("en", "Who won the Envido?")])
+def test_the_board_asks_who_won_the_envido_and_takes_both_sides_points(client, lang, asked):
+    m = play(client, "uruguaio_falta_in_the_malas", actions=[{"type": "call", "side": 1, "call": "envido"},
+                                                              {"type": "quiero", "side": 0}])
+    board = client.get(f"/m/{m['id']}/{m['edit_key']}", headers={"Accept-Language": lang}).get_data(as_text=True)
+    assert f'id="asking">{asked}</span>' in board and 'name="points0"' in board
+    r = client.post(f"/m/{m['id']}/{m['edit_key']}/actions",
+                    data={"version": "2", "kind": "envido_points", "points0": "27", "points1": "31"})
+    assert r.status_code in (200, 303)
+    sides = client.get(f"/api/matches/{m['id']}/stats").get_json()["sides"]
+    assert [s["envido_points_sum"] for s in sides] == [27, 31] and sides[1]["envido_won"] == 1
+    assert [s["envido_points_missing"] for s in sides] == [0, 0]
+    board = client.get(f"/m/{m['id']}/{m['edit_key']}").get_data(as_text=True)
+    assert 'id="asking"' not in board
+
+
+def test_an_envido_settled_by_tapping_the_winner_is_counted_as_without_points(client):
+    m = play(client, "uruguaio_falta_in_the_malas", actions=[{"type": "call", "side": 1, "call": "envido"},
+                                                              {"type": "quiero", "side": 0},
+                                                              {"type": "envido_winner", "side": 0}])
+    sides = client.get(f"/api/matches/{m['id']}/stats").get_json()["sides"]
+    assert [s["envido_points_missing"] for s in sides] == [1, 1] and sides[0]["envido_points_average"] is None
+    page = client.get(f"/matches/{m['id']}/stats").get_data(as_text=True)
+    assert 'data-stat="envido_points_missing"' in page
+
+
+def test_the_finished_board_links_to_the_numbers(client):
+    m = play(client, "paulista_mao_de_ferro")
+    board = client.get(f"/m/{m['id']}/{m['edit_key']}").get_data(as_text=True)
+    assert f'href="/matches/{m["id"]}/stats"' in board
+    watch = client.get(f"/w/{m['id']}").get_data(as_text=True)
+    assert f'href="/matches/{m["id"]}/stats"' in watch

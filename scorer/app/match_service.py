@@ -38,7 +38,7 @@ from scorer.core import series
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
 from scorer.core.schema import State, normalize_action
-from scorer.core.stats import SideStats, match_stats
+from scorer.core.stats import SideStats, StoryPoint, match_stats, score_story
 
 #: Outcomes of :meth:`MatchService.act`.
 APPLIED, DUPLICATE, STALE = "applied", "duplicate", "stale"
@@ -319,6 +319,11 @@ class MatchService:
         (:func:`scorer.core.stats.match_stats`)."""
         with self.lock(row.id):
             return match_stats(self._match(db, row))
+
+    def story(self, db: store.Database, row: store.MatchRow) -> list[StoryPoint]:
+        """Both scores hand by hand with the deciding calls (:func:`scorer.core.stats.score_story`)."""
+        with self.lock(row.id):
+            return score_story(self._match(db, row).log)
 
     def last_action(self, db: store.Database, row: store.MatchRow) -> dict[str, Any] | None:
         """The newest stored action (an undo included), or None for a new match."""

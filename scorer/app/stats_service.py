@@ -65,6 +65,16 @@ def tournament_teams(service: MatchService, db: store.Database, loaded: Any) -> 
     return list(zip(names, per_team))
 
 
+def tournament_games(db: store.Database, loaded: Any) -> list[store.MatchRow]:
+    """Every game of the tournament with at least one action, slot by slot, oldest first."""
+    games: list[store.MatchRow] = []
+    for slot in loaded.t.slots:
+        srow = loaded.slots.get(slot.id)
+        if srow is not None and srow.series_id:
+            games += [row for row in series_rows(db, srow.series_id) if row.version]
+    return games
+
+
 def tournament_json(service: MatchService, db: store.Database, loaded: Any) -> dict[str, Any]:
     """``{"tournament", "teams": [{"team", "name", ...statistics}]}`` (entry order)."""
     teams = tournament_teams(service, db, loaded)

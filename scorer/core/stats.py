@@ -288,3 +288,44 @@ def total(stats: Sequence[SideStats]) -> SideStats:
     for one in stats:
         out = out + one
     return out
+
+
+@dataclass(frozen=True)
+class StoryPoint:
+    """The score after one hand (or after the action that ended the game mid-hand), with the
+    calls that decided it: ``marks``, each ``(side, call)`` -- the top truco call accepted, an
+    Envido or Flor chain's last call with the side it paid, a fold (``"mazo"``), a refusal
+    (``"no_quiero"``) or a special hand run from (``"run"``). ``hand`` is 0 for the start."""
+
+    hand: int
+    score: tuple[int, int]
+    marks: tuple[tuple[int, str], ...] = ()
+
+
+def score_story(log: Sequence[LogEntry]) -> list[StoryPoint]:
+    """Both scores hand by hand, from the log: the start (0, 0), then one point per hand paid,
+    plus the last entry's score when the game ended inside a hand. Corrections move the score
+    of the hand they were made in."""
+    story = [StoryPoint(0, (0, 0))]
+    marks: list[tuple[int, str]] = []
+    top: tuple[int, str] | None = None
+    for entry in log:
+        for fact in entry.facts:
+            if fact.kind in (LogKind.QUIERO, LogKind.PLAYED_ON) and fact.value is not None:
+                top = (1 - fact.side, fact.call)  # the caller's call, accepted
+            elif fact.kind in (LogKind.CHAIN_WON, LogKind.ENVIDO_REFUSED):
+                marks.append((fact.side, fact.chain[-1]))
+            elif fact.kind in _FLOR_PAID:
+                marks.append((fact.side, fact.call or "flor"))
+            elif fact.kind == LogKind.MAZO:
+                marks.append((fact.side, "mazo"))
+            elif fact.kind == LogKind.TRUCO_REFUSED and not any(f.kind == LogKind.MAZO for f in entry.facts):
+                marks.append((fact.side, "no_quiero"))
+            elif fact.kind == LogKind.SPECIAL_RUN:
+                marks.append((fact.side, "run"))
+            elif fact.kind == LogKind.HAND:
+                story.append(StoryPoint(fact.number, entry.score, tuple(([top] if top else []) + marks)))
+                marks, top = [], None
+    if log and log[-1].score != story[-1].score:
+        story.append(StoryPoint(log[-1].hand, log[-1].score, tuple(([top] if top else []) + marks)))
+    return story

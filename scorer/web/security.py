@@ -51,7 +51,8 @@ LIMITED = {
     "import": ("records.restore",),
     "action": ("matches.act", "api.post_action", "records.rename", "matches.revanche"),
     "read": ("api.get_match", "records.export", "records.log_csv",
-             "stats.match_stats", "stats.series_stats", "stats.tournament_stats", "stats.stats_csv", "stats.stats_page"),
+             "stats.match_stats", "stats.series_stats", "stats.tournament_stats", "stats.stats_csv", "stats.stats_page",
+             "stats.story_chart", "stats.series_picture", "stats.tournament_picture", "stats.tournament_summary"),
 }
 #: ``Strict-Transport-Security`` sent with an https public URL (a year).
 HSTS = "max-age=31536000"

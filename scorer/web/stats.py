@@ -13,8 +13,10 @@ import csv
 import io
 
 from flask import Blueprint, jsonify, make_response, render_template
+from flask_babel import gettext
 
 from scorer.app import stats_service
+from scorer.web import charts
 from scorer.web.common import FORMULA_START, get_match_or_404, service
 from scorer.web.db import get_db
 from scorer.web.stat_words import STAT_ROWS, SOURCE_WORDS
@@ -73,5 +75,54 @@ def stats_page(match_id: str):
     db = get_db()
     sides = stats_service.match_sides(service(), db, row)
     series = stats_service.series_json(service(), db, row)
+    games = stats_service.series_rows(db, row.series) if series["matches"] > 1 else [row]
     return render_template("matches/stats.html", row=row, names=list(row.names), match=[s.as_dict() for s in sides],
-                           series=series if series["matches"] > 1 else None, rows=STAT_ROWS, sources=SOURCE_WORDS)
+                           series=series if series["matches"] > 1 else None, rows=STAT_ROWS, sources=SOURCE_WORDS,
+                           games=games)
+
+
+def svg(document: str):
+    """An SVG picture response (its own inline style only: :data:`charts.SVG_CSP`)."""
+    response = make_response(document)
+    response.headers["Content-Type"] = "image/svg+xml; charset=utf-8"
+    response.headers["Content-Security-Policy"] = charts.SVG_CSP
+    return response
+
+
+@bp.get("/matches/<match_id>/chart.svg")
+def story_chart(match_id: str):
+    """The score's story as a picture: both scores hand by hand, the deciding calls marked.
+    :raise 404: unknown match."""
+    row = get_match_or_404(match_id)
+    story = service().story(get_db(), row)
+    title = f"{row.names[0]} {row.score[0]} × {row.score[1]} {row.names[1]}"
+    return svg(charts.story_svg(row.variant, list(row.names), story, title))
+
+
+@bp.get("/matches/<match_id>/series/summary.svg")
+def series_picture(match_id: str):
+    """The series' headline numbers as a picture (one bar per side). :raise 404: unknown match."""
+    row = get_match_or_404(match_id)
+    series = stats_service.series_json(service(), get_db(), row)
+    sides = stats_service.rows_sides(service(), get_db(), stats_service.series_rows(get_db(), row.series) or [row])
+    title = gettext("%(a)s × %(b)s: %(games)s games", a=row.names[0], b=row.names[1], games=series["matches"])
+    return svg(charts.numbers_svg(list(row.names), sides, title))
+
+
+@bp.get("/tournaments/<tid>/summary.svg")
+def tournament_picture(tid: str):
+    """The tournament's headline numbers per team as a picture. :raise 404: unknown tournament."""
+    loaded = get_tournament_or_404(tid)
+    teams = stats_service.tournament_teams(service(), get_db(), loaded)
+    return svg(charts.numbers_svg([name for name, _ in teams], [stats for _, stats in teams], loaded.row.name))
+
+
+@bp.get("/tournaments/<tid>/summary")
+def tournament_summary(tid: str):
+    """The night's summary of a tournament: who won what, each team's numbers, the pictures.
+    :raise 404: unknown tournament."""
+    loaded = get_tournament_or_404(tid)
+    teams = stats_service.tournament_teams(service(), get_db(), loaded)
+    games = stats_service.tournament_games(get_db(), loaded)
+    return render_template("tournaments/summary.html", loaded=loaded, teams=[(n, s.as_dict()) for n, s in teams],
+                           rows=STAT_ROWS, sources=SOURCE_WORDS, games=games)

@@ -155,3 +155,44 @@ def test_the_finished_board_links_to_the_numbers(client):
     assert f'href="/matches/{m["id"]}/stats"' in board
     watch = client.get(f"/w/{m['id']}").get_data(as_text=True)
     assert f'href="/matches/{m["id"]}/stats"' in watch
+
+
+@pytest.mark.parametrize("lang, words", [("pt", ["Mão", "Vale cuatro", "Falta envido", ">mazo<"]),
+                                         ("es", ["Mano", "Vale cuatro", "Falta envido", ">mazo<"]),
+                                         ("en", ["Hand", "Vale cuatro", "Falta envido", ">mazo<"])])
+def test_the_story_chart_is_an_svg_picture_with_the_deciding_calls(client, lang, words):
+    m = play(client, "argentino-30_flor_malas_buenas")
+    r = client.get(f"/matches/{m['id']}/chart.svg", headers={"Accept-Language": lang})
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+    # pygal writes its config as an inline script: the picture's own CSP runs nothing
+    assert r.headers["Content-Security-Policy"] == "default-src 'none'; style-src 'unsafe-inline'"
+    assert "<script" not in r.get_data(as_text=True).split("<script", 1)[1].split("</script>", 1)[1]
+    text = r.get_data(as_text=True)
+    assert text.lstrip().startswith("<?xml") and "Nós 30 × 16 Eles" in text
+    for word in words:
+        assert word in text, word
+
+
+def test_the_playing_board_does_not_load_the_chart_but_the_watch_page_does(client):
+    m = play(client, "argentino-30_flor_malas_buenas", actions=[{"type": "call", "side": 0, "call": "flor"}])
+    board = client.get(f"/m/{m['id']}/{m['edit_key']}").get_data(as_text=True)
+    assert "chart.svg" not in board and "stats-link" not in board
+    watch = client.get(f"/w/{m['id']}").get_data(as_text=True)
+    assert f"/matches/{m['id']}/chart.svg" in watch
+
+
+def test_series_and_tournament_pictures_and_summary_page(client):
+    m = play(client, "paulista_mao_de_ferro")
+    client.post(f"/m/{m['id']}/{m['edit_key']}/revanche")
+    r = client.get(f"/matches/{m['id']}/series/summary.svg")
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml" and "Partidas ganhas" in r.get_data(as_text=True)
+    page = client.get(f"/matches/{m['id']}/stats").get_data(as_text=True)
+    assert 'id="series-stats"' in page and 'id="series-picture"' in page and page.count('class="story-chart"') == 2
+    t = client.post("/api/tournaments", json={"name": "Copa", "variant": "truco-15", "teams": ["A", "B", "C", "D"],
+                                              "format": "knockout"}).get_json()
+    page = client.get(f"/tournaments/{t['id']}/summary", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert "la noche en números" in page and 'id="team-stats"' in page
+    assert client.get(f"/tournaments/{t['id']}/summary.svg").mimetype == "image/svg+xml"
+    for url in ("/matches/nope/chart.svg", "/matches/nope/series/summary.svg", "/tournaments/nope/summary",
+                "/tournaments/nope/summary.svg"):
+        assert client.get(url).status_code == 404

@@ -1,0 +1,78 @@
+"""The pictures of the evening (issue 22 item 2), drawn as SVG by pygal (server side: no
+script on the page, nothing on the playing board's first open).
+
+- :func:`story_svg`: both scores hand by hand, the calls that decided each hand written at
+  the point of the side they favoured or that made them (:func:`scorer.core.stats.score_story`).
+- :func:`numbers_svg`: the headline numbers of a series or a tournament, one bar per side or
+  team and number.
+
+Every text is in the request's language; sizes are in SVG units of an 800-wide picture
+(readable scaled to a 360 px phone, and on a TV).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import pygal
+from flask_babel import gettext, lazy_gettext
+from pygal.style import Style
+
+from scorer.core.stats import SideStats, StoryPoint
+from scorer.web.labels import call_name
+
+# pygal puts a finder for its map plugins (pygal.maps.*, unused here) on sys.meta_path that has
+# only the old find_module: every later import then warns (ImportWarning, an error under the
+# tests' filterwarnings) or, from Python 3.12, fails. Take it off again.
+sys.meta_path[:] = [finder for finder in sys.meta_path if type(finder).__module__ != "pygal"]
+
+#: The two sides' colours (the board's), then more for a tournament's teams.
+COLOURS = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#455a64")
+STYLE = Style(background="#ffffff", plot_background="#ffffff", foreground="#222222", foreground_strong="#111111",
+              foreground_subtle="#666666", colors=COLOURS, font_family="system-ui, sans-serif",
+              label_font_size=18, major_label_font_size=18, value_font_size=16, value_label_font_size=17,
+              legend_font_size=22, title_font_size=24, tooltip_font_size=16)
+#: SVG responses: the picture's own inline style, nothing else (no script, no fetch).
+SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'"
+#: The marks that are not calls, in the table's words.
+MARKS = {"mazo": lazy_gettext("mazo"), "no_quiero": lazy_gettext("no quiero"), "run": lazy_gettext("ran")}
+#: The headline numbers of a night summary (keys of SideStats), in order.
+HEADLINES = (("matches_won", lazy_gettext("Games won")), ("hands_won", lazy_gettext("Hands won")),
+             ("truco_called", lazy_gettext("Truco calls (raises included)")),
+             ("truco_refused", lazy_gettext("Truco calls refused")), ("envido_won", lazy_gettext("Envidos won")),
+             ("envido_bluffs", lazy_gettext("Envido calls with 23 or less")), ("folds", lazy_gettext("Went to the mazo")))
+
+
+def mark_word(variant: str, call: str) -> str:
+    """A mark's words: the call's name at this variant's table, or the fold, refusal, run."""
+    return str(MARKS[call]) if call in MARKS else call_name(variant, call)
+
+
+def story_svg(variant: str, names: Sequence[str], story: Sequence[StoryPoint], title: str) -> str:
+    """Both scores hand by hand (x: the hand, 0 the start; y: tentos), the deciding calls
+    written at their points. Returns the SVG document."""
+    chart = pygal.Line(js=[], style=STYLE, width=800, height=460, print_labels=True, show_minor_x_labels=False,
+                       x_title=gettext("Hand"), y_title=gettext("Tentos"), title=title, dots_size=5,
+                       legend_at_bottom=True, legend_at_bottom_columns=2, include_x_axis=True, truncate_legend=-1,
+                       x_labels_major_every=max(1, len(story) // 10))
+    chart.x_labels = [str(point.hand) for point in story]
+    for side in (0, 1):
+        values = []
+        for point in story:
+            words = [mark_word(variant, call) for who, call in point.marks if who == side]
+            values.append({"value": point.score[side], "label": ", ".join(words)} if words else point.score[side])
+        chart.add(names[side], values)
+    return chart.render(is_unicode=True)
+
+
+def numbers_svg(names: Sequence[str], stats: Sequence[SideStats], title: str) -> str:
+    """The headline numbers (:data:`HEADLINES`), one bar per side or team. Returns the SVG."""
+    chart = pygal.HorizontalBar(js=[], style=STYLE, width=800, height=120 + 70 * len(HEADLINES) + 20 * len(names),
+                                title=title, print_values=True, legend_at_bottom=True, truncate_legend=-1,
+                                legend_at_bottom_columns=min(4, len(names)))
+    chart.x_labels = [str(label) for _, label in HEADLINES]
+    for name, side in zip(names, stats):
+        data = side.as_dict()
+        chart.add(name, [data[key] for key, _ in HEADLINES])
+    return chart.render(is_unicode=True)

@@ -6,7 +6,7 @@ script on the page, nothing on the playing board's first open).
 - :func:`numbers_svg`: the headline numbers of a series or a tournament, one bar per side or
   team and number.
 
-Every text is in the request's language; sizes are in SVG units of an 800-wide picture
+Every text is in the request's language; sizes are in SVG units of a 640-wide picture
 (readable scaled to a 360 px phone, and on a TV).
 """
 
@@ -31,8 +31,8 @@ sys.meta_path[:] = [finder for finder in sys.meta_path if type(finder).__module_
 COLOURS = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#455a64")
 STYLE = Style(background="#ffffff", plot_background="#ffffff", foreground="#222222", foreground_strong="#111111",
               foreground_subtle="#666666", colors=COLOURS, font_family="system-ui, sans-serif",
-              label_font_size=18, major_label_font_size=18, value_font_size=16, value_label_font_size=17,
-              legend_font_size=22, title_font_size=24, tooltip_font_size=16)
+              label_font_size=22, major_label_font_size=22, value_font_size=20, value_label_font_size=22,
+              legend_font_size=26, title_font_size=30, tooltip_font_size=18)
 #: SVG responses: the picture's own inline style, nothing else (no script, no fetch).
 SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'"
 #: The marks that are not calls, in the table's words.
@@ -52,8 +52,9 @@ def mark_word(variant: str, call: str) -> str:
 def story_svg(variant: str, names: Sequence[str], story: Sequence[StoryPoint], title: str) -> str:
     """Both scores hand by hand (x: the hand, 0 the start; y: tentos), the deciding calls
     written at their points. Returns the SVG document."""
-    chart = pygal.Line(js=[], style=STYLE, width=800, height=460, print_labels=True, show_minor_x_labels=False,
-                       x_title=gettext("Hand"), y_title=gettext("Tentos"), title=title, dots_size=5,
+    chart = pygal.Line(js=[], style=STYLE, width=640, height=480, print_labels=True, show_minor_x_labels=False,
+                       x_title=gettext("Hand"), y_title=gettext("Tentos"), title=title, dots_size=7,
+                       stroke_style={"width": 4}, margin_right=130, show_y_guides=True,
                        legend_at_bottom=True, legend_at_bottom_columns=2, include_x_axis=True, truncate_legend=-1,
                        x_labels_major_every=max(1, len(story) // 10))
     chart.x_labels = [str(point.hand) for point in story]

@@ -32,7 +32,16 @@ COLOURS = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5
 STYLE = Style(background="#ffffff", plot_background="#ffffff", foreground="#222222", foreground_strong="#111111",
               foreground_subtle="#666666", colors=COLOURS, font_family="system-ui, sans-serif",
               label_font_size=22, major_label_font_size=22, value_font_size=20, value_label_font_size=22,
-              legend_font_size=26, title_font_size=30, tooltip_font_size=18)
+              legend_font_size=26, title_font_size=30, tooltip_font_size=18, stroke_width=4, stroke_width_hover=4,
+              guide_stroke_dasharray="2,6", major_guide_stroke_dasharray="2,6")
+#: The marks above the first side's line and below the second's, so both can be read.
+MARK_CSS = ("inline:.text-overlay .serie-0 text.label {transform: translate(-20px, -46px) !important;"
+            " text-anchor: middle !important; font-weight: 700 !important; fill: #0d47a1 !important}"
+            " .text-overlay .serie-1 text.label {transform: translate(-20px, 6px) !important;"
+            " text-anchor: middle !important; font-weight: 700 !important; fill: #b71c1c !important}"
+            # every other mark one line further out, so marks of neighbouring hands do not overlap
+            " .text-overlay .serie-0 text.label:nth-of-type(even) {transform: translate(-20px, -70px) !important}"
+            " .text-overlay .serie-1 text.label:nth-of-type(even) {transform: translate(-20px, 30px) !important}")
 #: SVG responses: the picture's own inline style, nothing else (no script, no fetch).
 SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'"
 #: The marks that are not calls, in the table's words.
@@ -54,10 +63,12 @@ def story_svg(variant: str, names: Sequence[str], story: Sequence[StoryPoint], t
     written at their points. Returns the SVG document."""
     chart = pygal.Line(js=[], style=STYLE, width=640, height=480, print_labels=True, show_minor_x_labels=False,
                        x_title=gettext("Hand"), y_title=gettext("Tentos"), title=title, dots_size=7,
-                       stroke_style={"width": 4}, margin_right=130, show_y_guides=True,
+                       margin_right=90, margin_left=10, show_minor_y_labels=False, css=("file://style.css", "file://graph.css", MARK_CSS),
                        legend_at_bottom=True, legend_at_bottom_columns=2, include_x_axis=True, truncate_legend=-1,
                        x_labels_major_every=max(1, len(story) // 10))
     chart.x_labels = [str(point.hand) for point in story]
+    top = max(max(point.score) for point in story)
+    chart.range = (min(0, *(min(point.score) for point in story)), max(top + 2, round(top * 1.3)))  # room for the marks
     for side in (0, 1):
         values = []
         for point in story:

@@ -80,11 +80,12 @@ def story_svg(variant: str, names: Sequence[str], story: Sequence[StoryPoint], t
 
 def numbers_svg(names: Sequence[str], stats: Sequence[SideStats], title: str) -> str:
     """The headline numbers (:data:`HEADLINES`), one bar per side or team. Returns the SVG."""
-    chart = pygal.HorizontalBar(js=[], style=STYLE, width=800, height=120 + 70 * len(HEADLINES) + 20 * len(names),
+    rows = HEADLINES[::-1]  # a horizontal bar chart draws its first label at the bottom
+    chart = pygal.HorizontalBar(js=[], style=STYLE, width=800, height=160 + len(rows) * (26 * len(names) + 34),
                                 title=title, print_values=True, legend_at_bottom=True, truncate_legend=-1,
-                                legend_at_bottom_columns=min(4, len(names)))
-    chart.x_labels = [str(label) for _, label in HEADLINES]
+                                legend_at_bottom_columns=2, margin_right=30)
+    chart.x_labels = [str(label) for _, label in rows]
     for name, side in zip(names, stats):
         data = side.as_dict()
-        chart.add(name, [data[key] for key, _ in HEADLINES])
+        chart.add(name, [data[key] for key, _ in rows])
     return chart.render(is_unicode=True)

@@ -54,3 +54,40 @@ def test_the_story_chart_on_the_phone_and_the_tv(live, chromium, where, size):
     assert not axe_violations(page)
     assert not errors
     ctx.close()
+
+
+def test_the_night_summary_of_a_tournament(live, chromium):
+    """A 4-team knockout played to its champion: the summary page with its picture, in
+    Spanish, at 1920x1080 and 360x640."""
+    from conftest import request
+
+    RESULTS.mkdir(exist_ok=True)
+    _s, _h, text = request(live, "POST", "/api/tournaments", body={"name": "Copa del Bar", "variant": "truco-15",
+                                                                  "teams": ["Los Pibes", "Las Chicas", "Abuelos", "Vecinos"],
+                                                                  "format": "knockout"})
+    t = json.loads(text)
+    actions = [json.loads(x) for x in (MATCHES / "truco-15_falta_ends_game.jsonl").read_text().splitlines() if x.strip()]
+    for _ in range(3):
+        _s, _h, text = request(live, "GET", f"/api/tournaments/{t['id']}", headers={"X-Organizer-Key": t["organizer_key"]})
+        todo = [m for r in json.loads(text)["rounds"] for m in r["matches"]
+                if m.get("edit_url") and m.get("result") is None and None not in m["teams"]]
+        for m in todo[:1]:
+            match_id, key = m["edit_url"].split("/")[-2:]
+            for version, action in enumerate(actions):
+                if api_act(live, match_id, key, action, version)["winner"] is not None:
+                    break
+    for size in (TV, PHONE):
+        ctx = chromium.new_context(viewport=size, locale="es-AR")
+        ctx.add_init_script(path=str(AXE))
+        page, errors = ctx.new_page(), []
+        watch_errors(page, errors)
+        page.goto(f"{live.url}/tournaments/{t['id']}/summary")
+        assert "la noche en números" in page.title()
+        assert page.locator("#champion").is_visible()
+        loaded(page, "#summary-picture")
+        loaded(page, "img.story-chart >> nth=0")
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        page.screenshot(path=str(RESULTS / f"stats-tournament-summary-{size['width']}x{size['height']}.png"), full_page=True)
+        assert not axe_violations(page)
+        assert not errors
+        ctx.close()

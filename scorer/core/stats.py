@@ -23,10 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorer.core.match.log import LogEntry, LogFact, LogKind
 from scorer.core.variants import ENVIDO_CALLS, FLOR_CALLS, Variant
+
+if TYPE_CHECKING:
+    from scorer.core.match import Match
 
 SOURCES = ("truco", "envido", "flor", "folds_and_refusals", "corrections")
 """Where tentos come from (``tentos_by_source`` keys): a hand won in play (its worth, the
@@ -277,7 +280,7 @@ def log_stats(log: Sequence[LogEntry], variant: Variant, target: int, winner: in
     return fold.finish((score[0], score[1]), winner)
 
 
-def match_stats(match: Any) -> tuple[SideStats, SideStats]:
+def match_stats(match: Match) -> tuple[SideStats, SideStats]:
     """Both sides' statistics of a :class:`~scorer.core.match.Match` (:func:`log_stats`)."""
     return log_stats(match.log, match.variant, match.target, match.winner)
 

@@ -103,9 +103,9 @@ def story_chart(match_id: str):
 def series_picture(match_id: str):
     """The series' headline numbers as a picture (one bar per side). :raise 404: unknown match."""
     row = get_match_or_404(match_id)
-    series = stats_service.series_json(service(), get_db(), row)
-    sides = stats_service.rows_sides(service(), get_db(), stats_service.series_rows(get_db(), row.series) or [row])
-    title = gettext("%(a)s × %(b)s: %(games)s games", a=row.names[0], b=row.names[1], games=series["matches"])
+    rows = stats_service.series_rows(get_db(), row.series) or [row]
+    sides = stats_service.rows_sides(service(), get_db(), rows)
+    title = gettext("%(a)s × %(b)s: %(games)s games", a=row.names[0], b=row.names[1], games=len(rows))
     return svg(charts.numbers_svg(list(row.names), sides, title))
 
 

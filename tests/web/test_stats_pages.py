@@ -196,3 +196,50 @@ def test_series_and_tournament_pictures_and_summary_page(client):
     for url in ("/matches/nope/chart.svg", "/matches/nope/series/summary.svg", "/tournaments/nope/summary",
                 "/tournaments/nope/summary.svg"):
         assert client.get(url).status_code == 404
+
+
+def random_actions(seed: int, variant: str, steps: int):
+    """A random legal match's actions (undo and corrections included), and the match."""
+    import random
+
+    from scorer.core.match import Match
+    from scorer.core.variants import VARIANTS
+
+    rng = random.Random(seed)
+    m = Match(variant, {"flor": True} if "flor" in VARIANTS[variant].option_specs else {}, seed % 2)
+    for _ in range(steps):
+        if m.winner is not None:
+            break
+        choice = {k: v for k, v in rng.choice(m.legal_actions()).items() if k not in ("points", "points_side")}
+        if choice["type"] == "declare_points":
+            counts = [n for low, high in m.state()["hand"]["counts"] for n in range(low, high + 1)]
+            choice = {"type": "envido_points", "points": [rng.choice(counts), rng.choice(counts)]}
+        m.apply(choice)
+    return m
+
+
+def test_random_matches_keep_their_numbers_through_export_and_import(tmp_path):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from scorer.app.match_service import EXPORT_FORMAT
+    from scorer.core.stats import match_stats
+    from scorer.core.variants import VARIANTS
+
+    client = create_app({"TESTING": True, "DATABASE": tmp_path / "h.sqlite3"}).test_client()
+
+    @settings(max_examples=25, deadline=None)
+    @given(seed=st.integers(0, 10**6), variant=st.sampled_from(sorted(VARIANTS)), steps=st.integers(0, 150))
+    def run(seed, variant, steps):
+        m = random_actions(seed, variant, steps)
+        want = {"sides": [side.as_dict() for side in match_stats(m)]}
+        first = client.post("/api/matches/import", json={"format": EXPORT_FORMAT, "variant": variant,
+                                                         "options": m.options, "names": ["Nós", "Eles"],
+                                                         "mano": m.first_mano, "actions": m.actions})
+        assert first.status_code == 201, first.get_json()
+        exported = client.get(f"/api/matches/{first.get_json()['id']}/export").get_json()
+        again = client.post("/api/matches/import", json=exported).get_json()
+        for match_id in (first.get_json()["id"], again["id"]):
+            assert client.get(f"/api/matches/{match_id}/stats").get_json() == want
+
+    run()

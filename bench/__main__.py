@@ -16,7 +16,8 @@ bench/tournament.py; printed only), ``--only phones`` (what an unchanged poll co
 500 and 2,000 phones connected, waitress beside gunicorn, bench/phones.py), ``--only hosting``
 (tables per app core for the laptop command and the hosted recipe, and another table's
 action p95 during a flood, bench/hosting.py); these two write their part of
-``bench/results_hosting.json``.
+``bench/results_hosting.json``; ``--only stats`` (the statistics of a 31-match night,
+bench/stats.py; printed only).
 """
 
 from __future__ import annotations
@@ -263,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
-    ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting"],
+    ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting", "stats"],
                     help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
                          "bench/results_db.json; tournament: a 64-team knockout); results.json is not written")
     args = ap.parse_args(argv)
@@ -276,6 +277,10 @@ def main(argv: list[str] | None = None) -> int:
 
         budget = 120.0 if args.only == "phones" else 300.0  # about 2 and 5 minutes
         return hosting.main(args.only, args.quick, Clock(budget), say, measure_capacity, run_loadgen)
+    if args.only == "stats":  # issue 22: bench/stats.py
+        from bench import stats
+
+        return stats.main()
     if args.only == "tournament":  # issue 11: bench/tournament.py
         from bench import tournament
 

@@ -38,6 +38,7 @@ from scorer.core import series
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
 from scorer.core.schema import State, normalize_action
+from scorer.core.stats import SideStats, StoryPoint, match_stats, score_story
 
 #: Outcomes of :meth:`MatchService.act`.
 APPLIED, DUPLICATE, STALE = "applied", "duplicate", "stale"
@@ -312,6 +313,17 @@ class MatchService:
         m = self.check_settings(variant, options, mano)
         return store.create_match(db, variant=variant, options=m.options, names=names, mano=mano,
                                   best_of=best_of, players=players)
+
+    def stats(self, db: store.Database, row: store.MatchRow) -> tuple[SideStats, SideStats]:
+        """Both sides' statistics of the match at ``row.version``, from its log
+        (:func:`scorer.core.stats.match_stats`)."""
+        with self.lock(row.id):
+            return match_stats(self._match(db, row))
+
+    def story(self, db: store.Database, row: store.MatchRow) -> list[StoryPoint]:
+        """Both scores hand by hand with the deciding calls (:func:`scorer.core.stats.score_story`)."""
+        with self.lock(row.id):
+            return score_story(self._match(db, row).log)
 
     def last_action(self, db: store.Database, row: store.MatchRow) -> dict[str, Any] | None:
         """The newest stored action (an undo included), or None for a new match."""

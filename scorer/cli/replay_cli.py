@@ -11,6 +11,7 @@ from scorer.cli import cli_lang
 from scorer.core.errors import N_, TrucoError
 from scorer.core.match import Match
 from scorer.core.schema import ACTION_TYPES, CALLS
+from scorer.core.stats import match_stats
 from scorer.core.variants import VARIANTS
 from scorer.present.log_words import say_state
 
@@ -41,9 +42,13 @@ def _fail(code: str, message: str, index: int | None) -> None:
 @click.option("--lang", type=click.Choice(sorted(cli_lang.LOCALES)), default=None,
               callback=lambda _ctx, _param, value: cli_lang.resolve(value),
               help="Language of the messages and the log (default: the locale's, else pt).")
+@click.option("--stats", "stats", is_flag=True,
+              help='Print both sides\' statistics instead ({"sides": [...]}, as GET /api/matches/<id>/stats).')
 @click.argument("actions_file", type=click.File("rb"), default="-")
-def replay_command(variant_id: str, raw_options: tuple[str, ...], mano: int, lang: str, actions_file: Any) -> None:
-    """Read one JSON action per line (stdin without FILE) and print the final state as JSON.
+def replay_command(variant_id: str, raw_options: tuple[str, ...], mano: int, lang: str, actions_file: Any,
+                   stats: bool = False) -> None:
+    """Read one JSON action per line (stdin without FILE) and print the final state as JSON
+    (with --stats: both sides' statistics, the API's ``{"sides": [...]}``).
 
     An illegal action exits with status 2 and prints {"error": {"code", "message", "index"}}
     (index: 0-based among the non-blank lines), the message in ``--lang``.
@@ -74,4 +79,7 @@ def replay_command(variant_id: str, raw_options: tuple[str, ...], mano: int, lan
             match.apply(action)
         except TrucoError as error:
             _fail(error.code, error.render(translate, names), index)
+    if stats:
+        click.echo(json.dumps({"sides": [side.as_dict() for side in match_stats(match)]}, ensure_ascii=False, indent=2))
+        return
     click.echo(json.dumps(say_state(match.state(names), translate), ensure_ascii=False, indent=2))

@@ -50,8 +50,9 @@ def register_views(app: Flask) -> None:
                                  STAGE_NAMES=labels.STAGE_NAMES)
     from scorer.app import tournament_service
     from scorer.web import tournament_api, tournaments  # tournaments (issue 11)
+    from scorer.web import stats  # the evening in numbers (issue 22)
 
-    for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp, tournaments.bp, tournament_api.bp):
+    for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp, tournaments.bp, tournament_api.bp, stats.bp):
         app.register_blueprint(blueprint)
     keys = app.extensions["truco_tournament_keys"]
     app.extensions["truco_matches"].listeners.append(partial(tournament_service.on_action, keys=keys))

@@ -98,6 +98,11 @@ class Match(Calls, Plays):
         return self._core.score[0], self._core.score[1]
 
     @property
+    def log(self) -> list[LogEntry]:
+        """The log: one :class:`~scorer.core.match.log.LogEntry` per action that counts, oldest first."""
+        return [entry for _, _, entry in self._history]
+
+    @property
     def winner(self) -> int | None:
         """The side that won the game, or ``None`` while it goes on."""
         return self._core.winner

@@ -63,7 +63,7 @@ MATCH_PAGES = ("matches.scoreboard", "matches.confirm_undo", "matches.share")
 TOURNAMENT_PAGES = ("tournaments.organizer", "tournaments.cards", "tournaments.confirm_reopen", "tournaments.team_page")
 #: A whole match or tournament written out.
 #: The statistics and their pictures (issue 22): heavy reads, one budget with the exports'.
-STATS = ("stats.match_stats", "stats.series_stats", "stats.tournament_stats", "stats.stats_csv", "stats.stats_page",
+STATS = ("stats.match_stats", "stats.series_stats", "stats.tournament_stats", "stats.stats_csv", "stats.tournament_stats_csv", "stats.stats_page",
          "stats.story_chart", "stats.series_picture", "stats.tournament_picture", "stats.tournament_summary")
 EXPORTS = ("records.export", "records.log_csv", "tournament_api.export", "tournament_api.results_csv", "tournaments.cards")
 #: Which endpoints each limit covers (one budget shared by the endpoints of a kind).

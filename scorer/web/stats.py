@@ -2,7 +2,7 @@
 
 ``GET /api/matches/<id>/stats`` (``{"sides": [...]}``), ``GET /api/matches/<id>/series/stats``
 (its Revanche series: ``{"series", "matches", "sides"}``), ``GET /api/tournaments/<id>/stats``
-(``{"tournament", "teams": [...]}``), ``GET /matches/<id>/stats.csv`` and the page
+(``{"tournament", "teams": [...]}``), ``GET /matches/<id>/stats.csv``, ``GET /tournaments/<id>/stats.csv`` and the page
 ``GET /matches/<id>/stats`` (the match and its series, in the request's language). The
 numbers are :mod:`scorer.app.stats_service`'s, one source for all of them.
 """
@@ -52,19 +52,34 @@ def _cell(value) -> str | int | float:
     return value
 
 
+def csv_response(names: list[str], sides: list, filename: str):
+    """A statistics table (:func:`scorer.app.stats_service.csv_rows`) as a CSV download."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    for line in stats_service.csv_rows(names, sides):
+        writer.writerow([_cell(value) for value in line])
+    response = make_response(out.getvalue())
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
 @bp.get("/matches/<match_id>/stats.csv")
 def stats_csv(match_id: str):
     """The match's statistics as CSV: a header of keys, one row per side. :raise 404: unknown match."""
     row = get_match_or_404(match_id)
-    sides = stats_service.match_sides(service(), get_db(), row)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    for line in stats_service.csv_rows(list(row.names), sides):
-        writer.writerow([_cell(value) for value in line])
-    response = make_response(out.getvalue())
-    response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="truco-{row.id}-stats.csv"'
-    return response
+    return csv_response(list(row.names), stats_service.match_sides(service(), get_db(), row),
+                        f"truco-{row.id}-stats.csv")
+
+
+@bp.get("/tournaments/<tid>/stats.csv")
+def tournament_stats_csv(tid: str):
+    """Each team's statistics over the tournament as CSV (the numbers of
+    ``GET /api/tournaments/<id>/stats``): one row per team, in entry order. :raise 404: unknown tournament."""
+    loaded = get_tournament_or_404(tid)
+    teams = stats_service.tournament_teams(service(), get_db(), loaded)
+    return csv_response([name for name, _stats in teams], [stats for _name, stats in teams],
+                        f"truco-tournament-{loaded.row.id}-stats.csv")
 
 
 @bp.get("/matches/<match_id>/stats")

@@ -243,3 +243,18 @@ def test_random_matches_keep_their_numbers_through_export_and_import(tmp_path):
             assert client.get(f"/api/matches/{match_id}/stats").get_json() == want
 
     run()
+
+
+def test_the_organizer_page_links_the_night_in_numbers_and_its_csv(client):
+    """Issue 22: the night summary and the teams' numbers are one tap from the organizer page;
+    the CSV has one row per team with the same numbers as the API."""
+    t = client.post("/api/tournaments", json={"variant": "truco-15", "teams": ["Alfa", "Beta"]}).get_json()
+    page = client.get(f"/t/{t['id']}/{t['organizer_key']}", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    assert f'href="/tournaments/{t["id"]}/summary"' in page and "A noite em números" in page
+    assert f'href="/tournaments/{t["id"]}/stats.csv"' in page and "Números (CSV)" in page
+    rows = list(csv.reader(io.StringIO(client.get(f"/tournaments/{t['id']}/stats.csv").get_data(as_text=True))))
+    api = client.get(f"/api/tournaments/{t['id']}/stats").get_json()["teams"]
+    assert [r[1] for r in rows[1:]] == ["Alfa", "Beta"] == [team["name"] for team in api]
+    assert rows[0][:2] == ["side", "name"] and len(rows) == 3
+    column = rows[0].index("hands_won")
+    assert [int(r[column]) for r in rows[1:]] == [team["hands_won"] for team in api]

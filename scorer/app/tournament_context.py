@@ -150,6 +150,14 @@ def _next_for(loaded: tournament_service.Loaded, sv: core.SlotView, team: int) -
     return Next(name, "out")
 
 
+def board_stamp(db: sqlite3.Connection, match: store.MatchRow) -> int | None:
+    """What a finished board's poll also compares: the version of ``match``'s tournament
+    (a result taken or reopened, the next match known), so the board's Undo, Revanche and
+    next lines follow the tournament within one poll; None for a game still going on
+    (its own version moves) or outside any tournament (one short query then)."""
+    return tstore.version_of_series(db, match.series) if match.winner is not None else None
+
+
 def organizer_poll(db: sqlite3.Connection, tid: str) -> tuple[tstore.TournamentRow, str] | None:
     """What the organizer page's change notice reads (two short queries, nothing advanced):
     the tournament's row (to check the organizer's key) and its stamp

@@ -249,21 +249,24 @@ def action_from_form(form: MultiDict) -> tuple[dict[str, Any], int]:
     return action, version
 
 
-def shown_tag(row: store.MatchRow) -> str:
+def shown_tag(row: store.MatchRow, tournament: int | None = None) -> str:
     """A short digest of what a scoreboard shows besides the version: the side names, the
-    players and the series, so a rename reaches the other phones within one poll."""
-    text = json.dumps([row.names, row.players, row.best_of, row.series], ensure_ascii=False)
+    players and the series, so a rename reaches the other phones within one poll; and
+    ``tournament``, the version of a finished game's tournament
+    (:func:`scorer.app.tournament_context.board_stamp`), so a result taken or reopened
+    and the next match reach it too."""
+    text = json.dumps([row.names, row.players, row.best_of, row.series, tournament], ensure_ascii=False)
     return hashlib.blake2s(text.encode(), digest_size=6).hexdigest()
 
 
-def unchanged(row: store.MatchRow) -> bool:
-    """Whether the poll's ``version``, ``rematch`` and ``seen`` (:func:`shown_tag`; a poll
-    without it compares only the version) match the stored match."""
+def unchanged(row: store.MatchRow, tag: str) -> bool:
+    """Whether the poll's ``version``, ``rematch`` and ``seen`` (``tag``, the match's
+    :func:`shown_tag`; a poll without it compares only the version) match the stored match."""
     shown = request.args.get("version", "")
     has_rematch = "1" if row.rematch else "0"
     seen = request.args.get("seen")
     return (
         shown == str(row.version)
         and request.args.get("rematch", "0") == has_rematch
-        and (seen is None or seen == shown_tag(row))
+        and (seen is None or seen == tag)
     )

@@ -21,7 +21,7 @@ from flask import (
 )
 from flask_babel import gettext
 
-from scorer.app import store
+from scorer.app import store, tournament_context
 from scorer.core.errors import RuleError
 from scorer.web import board, cookies, forms, qr, table_words
 from scorer.web.common import (
@@ -67,7 +67,7 @@ def board_context(row: store.MatchRow, *, key: str | None, message: str | None =
         seats=board.seats_view(row.players, row.mano, state),
         rematch_url=rematch_url(row, key),
         oob=is_htmx(),
-        seen=forms.shown_tag(row),
+        seen=board_tag(row),
         shown=f"{time.time():.3f}",
         # The double-tap guard's window after a redraw (ms; 0 = off, as ``--ghost-tap-ms 0``).
         guard_ms=round(current_app.config["GHOST_TAP_SECONDS"] * 1000),
@@ -77,6 +77,12 @@ def board_context(row: store.MatchRow, *, key: str | None, message: str | None =
     ctx["tournament"] = table_words.board_tournament(row) if ctx["winner"] is not None or not is_htmx() else None
     ctx["say"] = board.spoken(state, ctx["pending_call"], ctx["special"], ctx["series"], ctx["seats"])
     return ctx
+
+
+def board_tag(row: store.MatchRow) -> str:
+    """The board's ``seen`` tag (:func:`scorer.web.forms.shown_tag`), with its
+    tournament's version once the game is over."""
+    return forms.shown_tag(row, tournament_context.board_stamp(get_db(), row))
 
 
 def render_board(row: store.MatchRow, *, key: str | None, message: str | None = None, status: int = 200):
@@ -159,7 +165,7 @@ def poll(match_id: str, key: str):
     """Live update: 204 when the shown ``version`` is current, else the fragment."""
     row = get_match_or_404(match_id)
     check_key(row, key)
-    if forms.unchanged(row):
+    if forms.unchanged(row, board_tag(row)):
         return "", 204
     return follow_revanche(row, render_board(row, key=key), key)
 
@@ -298,7 +304,7 @@ def watch(match_id: str):
 def watch_poll(match_id: str):
     """Live update of the watch page: 204 when unchanged, else the fragment."""
     row = get_match_or_404(match_id)
-    if forms.unchanged(row):
+    if forms.unchanged(row, board_tag(row)):
         return "", 204
     return follow_revanche(row, render_board(row, key=None), None)
 

@@ -179,3 +179,31 @@ def test_the_organizer_page_says_at_once_that_something_changed(client):
     assert client.get(fresh, headers=HX).status_code == 204
     assert client.get(f"/t/{t['id']}/wrong/changed?stamp=x", headers=EN).status_code == 403
     assert client.get(f"/t/nope/{t['organizer_key']}/changed?stamp=x", headers=EN).status_code == 404
+
+
+def board_poll(text: str) -> str:
+    """The scoreboard's own poll (its ``hx-get``), as the page's phone sends it."""
+    return re.search(r'hx-get="([^"]+/board\?[^"]+)"', text).group(1)
+
+
+def test_a_finished_boards_poll_brings_the_tournaments_news(client):
+    """A phone left on a finished semifinal learns, within one poll, that the other
+    semifinal ended (its next line names the opponent) and that the organizer reopened
+    its result (Undo available again), without a reload (try-19 found it stale)."""
+    t = create(client)
+    semi = matches(client, t)["main:1:1"]
+    finish(client, semi, 0)
+    poll = board_poll(page(client, edit_path(semi)))
+    assert client.get(poll, headers=HX).status_code == 204  # nothing new yet
+    finish(client, matches(client, t)["main:1:2"], 1)
+    r = client.get(poll, headers={**HX, **EN})
+    assert r.status_code == 200
+    assert "Os Gaúchos: Final against Trio Parada Dura, Table 1" in line(html.unescape(r.get_data(as_text=True)), "next")
+    poll = board_poll(html.unescape(r.get_data(as_text=True)))
+    assert client.get(poll, headers=HX).status_code == 204
+    base = f"/t/{t['id']}/{t['organizer_key']}"
+    r = client.post(base + "/corrections", headers=EN, data={"kind": "reopen", "slot": "main:1:1", "confirmed": "1"})
+    assert r.status_code == 303 and "msg=" not in r.headers["Location"]
+    assert matches(client, t)["main:1:1"]["locked"] is False
+    r = client.get(poll, headers={**HX, **EN})
+    assert r.status_code == 200 and 'id="undo-why"' not in r.get_data(as_text=True)

@@ -158,6 +158,13 @@ def board_stamp(db: sqlite3.Connection, match: store.MatchRow) -> int | None:
     return tstore.version_of_series(db, match.series) if match.winner is not None else None
 
 
+def result_taken(db: sqlite3.Connection, match: store.MatchRow) -> bool:
+    """Whether ``match`` plays a tournament slot that already holds a result (a walkover
+    or abandonment recorded while the game went on, or its own end): one short query."""
+    lock = tstore.series_lock(db, match.series)
+    return lock is not None and lock[2]
+
+
 def organizer_poll(db: sqlite3.Connection, tid: str) -> tuple[tstore.TournamentRow, str] | None:
     """What the organizer page's change notice reads (two short queries, nothing advanced):
     the tournament's row (to check the organizer's key) and its stamp

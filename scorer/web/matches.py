@@ -72,9 +72,11 @@ def board_context(row: store.MatchRow, *, key: str | None, message: str | None =
         # The double-tap guard's window after a redraw (ms; 0 = off, as ``--ghost-tap-ms 0``).
         guard_ms=round(current_app.config["GHOST_TAP_SECONDS"] * 1000),
     )
-    # A tournament's match says which one it is (the page's header line) and, once over,
-    # what comes next; read for a whole page or a finished game only, never on a poll's 204.
-    ctx["tournament"] = table_words.board_tournament(row) if ctx["winner"] is not None or not is_htmx() else None
+    # A tournament's match says which one it is (the page's header line) and, once over or
+    # taken (a walkover while the game went on), what comes next; read for a whole page, a
+    # finished game or a taken slot only (one short query), never on a poll's 204.
+    full = ctx["winner"] is not None or not is_htmx() or tournament_context.result_taken(db, row)
+    ctx["tournament"] = table_words.board_tournament(row) if full else None
     ctx["say"] = board.spoken(state, ctx["pending_call"], ctx["special"], ctx["series"], ctx["seats"])
     return ctx
 

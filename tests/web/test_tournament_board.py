@@ -207,3 +207,30 @@ def test_a_finished_boards_poll_brings_the_tournaments_news(client):
     assert matches(client, t)["main:1:1"]["locked"] is False
     r = client.get(poll, headers={**HX, **EN})
     assert r.status_code == 200 and 'id="undo-why"' not in r.get_data(as_text=True)
+
+
+def test_a_board_mid_game_says_a_walkover_took_its_result(client):
+    """W.O. recorded by the organizer while the table plays: the board (page, and the
+    answer to the refused tap) says the tournament took the result and offers no button
+    that would be refused (try-19: it showed a live pad, and only a tap said why)."""
+    t = create(client)
+    semi = matches(client, t)["main:1:2"]
+    match_id, key = edit_path(semi).split("/")[2:4]
+    r = client.post(f"/api/matches/{match_id}/actions", headers={"X-Edit-Key": key},
+                    json={"action": {"type": "adjust", "side": 0, "delta": 3}, "version": 0})
+    assert r.status_code == 200
+    r = client.post(f"/t/{t['id']}/{t['organizer_key']}/corrections", headers=EN,
+                    data={"kind": "walkover", "slot": "main:1:2", "absent": "1"})
+    assert r.status_code == 303 and "msg=" not in r.headers["Location"]
+    taken = "The tournament has already taken this result; only the organizer can change it (Correct → Reopen)."
+    board = page(client, edit_path(semi))
+    assert line(board, "taken") == taken
+    assert 'id="pad"' not in board and 'id="adjust"' not in board
+    assert re.search(r'<button type="button" class="undo" id="undo" disabled', board)
+    assert f'id="to-tournament" href="/tv/{t["id"]}"' in board
+    assert "Os Zap: Final" in line(board, "next")
+    r = client.post(edit_path(semi) + "/actions", headers={**HX, **PT},
+                    data={"action": '{"type": "adjust", "side": 1, "delta": 1}', "version": "1"})
+    text = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422 and 'id="pad"' not in text
+    assert line(text, "taken") == "O torneio já registrou este resultado; só o organizador pode mudá-lo (Corrigir → Reabrir)."

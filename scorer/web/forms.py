@@ -126,6 +126,20 @@ def clean_best_of(raw: Any) -> int:
     return raw
 
 
+def options_from_form(form: MultiDict) -> dict[str, Any]:
+    """The chosen variant's options from the form, typed as its choices; options the
+    variant does not have are ignored, a value that is not one of its choices is kept as
+    text (the engine refuses it with its own message). Empty for an unknown variant."""
+    options: dict[str, Any] = {}
+    variant = VARIANTS.get(form.get("variant", ""))
+    for spec in variant.option_specs if variant else ():
+        if spec.key in form:
+            text = form[spec.key]
+            typed = [c for c in spec.choices if str(c) == text]
+            options[spec.key] = typed[0] if typed else text
+    return options
+
+
 def settings_from_form(form: MultiDict) -> dict[str, Any]:
     """Variant, options (typed as the variant's choices), names, mano, series length
     and players from the form.
@@ -134,13 +148,7 @@ def settings_from_form(form: MultiDict) -> dict[str, Any]:
     its choices is passed on as text so the engine refuses it with its own message.
     """
     variant_id = form.get("variant", "")
-    options: dict[str, Any] = {}
-    variant = VARIANTS.get(variant_id)
-    for spec in variant.option_specs if variant else ():
-        if spec.key in form:
-            text = form[spec.key]
-            typed = [c for c in spec.choices if str(c) == text]
-            options[spec.key] = typed[0] if typed else text
+    options = options_from_form(form)
     mano_text = form.get("mano", "0")
     mano = int(mano_text) if mano_text in ("0", "1") else mano_text
     best_of_text = form.get("best_of", "1") or "1"

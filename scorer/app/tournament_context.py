@@ -63,14 +63,17 @@ class TournamentContext:
     """A tournament match as its board shows it: the tournament's ``tournament_id`` and
     ``name``, the match's ``place``, ``taken`` (the tournament has recorded a result for
     it: the board's Undo and Revanche no longer decide it, the organizer does, by
-    reopening) and ``next``: one :class:`Next` per team (winner first) once taken, or one
-    ``"champion"`` line once the tournament is over; empty before."""
+    reopening), ``next``: one :class:`Next` per team (winner first) once taken, or one
+    ``"champion"`` line once the tournament is over; empty before; and ``over``: the
+    board's game ended and its series is decided, so a Revanche would not count (a
+    reopened board offers Undo and the way back to the tournament instead)."""
 
     tournament_id: str
     name: str
     place: Place
     taken: bool
     next: tuple[Next, ...] = ()
+    over: bool = False
 
 
 def round_level(t: core.Tournament, stage: str, number: int) -> int | None:
@@ -102,6 +105,7 @@ def tournament_context(db: sqlite3.Connection, match: store.MatchRow) -> Tournam
         tournament_id=loaded.row.id, name=loaded.row.name,
         place=_place(loaded, sv.slot, srow.table_number if srow else None), taken=taken,
         next=_next_lines(loaded, sv) if taken else (),
+        over=match.winner is not None and tournament_service.series_over(db, match),
     )
 
 

@@ -234,3 +234,19 @@ def test_a_board_mid_game_says_a_walkover_took_its_result(client):
     text = html.unescape(r.get_data(as_text=True))
     assert r.status_code == 422 and 'id="pad"' not in text
     assert line(text, "taken") == "O torneio já registrou este resultado; só o organizador pode mudá-lo (Corrigir → Reabrir)."
+
+
+def test_a_reopened_ended_board_offers_undo_not_a_revanche_that_would_be_refused(client):
+    """Reopened by the organizer, a decided match's ended board lets the table Undo and
+    play on; its Revanche would be refused (it would not count), so it is not offered:
+    the way back to the tournament is (try-19: a big Revanche, refused when tapped)."""
+    t = create(client)
+    semi = matches(client, t)["main:1:1"]
+    finish(client, semi, 0)
+    r = client.post(f"/t/{t['id']}/{t['organizer_key']}/corrections", headers=EN,
+                    data={"kind": "reopen", "slot": "main:1:1", "confirmed": "1"})
+    assert r.status_code == 303 and "msg=" not in r.headers["Location"]
+    board = page(client, edit_path(semi))
+    assert 'id="revanche"' not in board and f'id="to-tournament" href="/tv/{t["id"]}"' in board
+    assert 'class="undo" id="undo">' in board and 'id="undo-why"' not in board
+    assert client.post(edit_path(semi) + "/revanche", headers=EN).status_code == 409  # as before

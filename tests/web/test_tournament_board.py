@@ -12,9 +12,16 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from scorer.web import create_app
 from web_client import EN, ES, HX, PT
 
 TEAMS = ["Os Gaúchos", "Os Zap", "Trio Parada Dura", "Os Bagual"]
+
+
+@pytest.fixture
+def client(db_url):
+    """The app on each backend (SQLite file, PostgreSQL)."""
+    return create_app({"TESTING": True, "DATABASE": db_url}).test_client()
 
 
 def create(client, **changes):

@@ -63,14 +63,17 @@ class TournamentContext:
     """A tournament match as its board shows it: the tournament's ``tournament_id`` and
     ``name``, the match's ``place``, ``taken`` (the tournament has recorded a result for
     it: the board's Undo and Revanche no longer decide it, the organizer does, by
-    reopening) and ``next``: one :class:`Next` per team (winner first) once taken, or one
-    ``"champion"`` line once the tournament is over; empty before."""
+    reopening), ``next``: one :class:`Next` per team (winner first) once taken, or one
+    ``"champion"`` line once the tournament is over; empty before; and ``over``: the
+    board's game ended and its series is decided, so a Revanche would not count (a
+    reopened board offers Undo and the way back to the tournament instead)."""
 
     tournament_id: str
     name: str
     place: Place
     taken: bool
     next: tuple[Next, ...] = ()
+    over: bool = False
 
 
 def round_level(t: core.Tournament, stage: str, number: int) -> int | None:
@@ -102,6 +105,7 @@ def tournament_context(db: sqlite3.Connection, match: store.MatchRow) -> Tournam
         tournament_id=loaded.row.id, name=loaded.row.name,
         place=_place(loaded, sv.slot, srow.table_number if srow else None), taken=taken,
         next=_next_lines(loaded, sv) if taken else (),
+        over=match.winner is not None and tournament_service.series_over(db, match),
     )
 
 
@@ -148,6 +152,21 @@ def _next_for(loaded: tournament_service.Loaded, sv: core.SlotView, team: int) -
     if sv.slot.stage == "league" or (sv.slot.stage.startswith("group") and team in (view.qualifiers or ())):
         return Next(name, "done")
     return Next(name, "out")
+
+
+def board_stamp(db: sqlite3.Connection, match: store.MatchRow) -> int | None:
+    """What a finished board's poll also compares: the version of ``match``'s tournament
+    (a result taken or reopened, the next match known), so the board's Undo, Revanche and
+    next lines follow the tournament within one poll; None for a game still going on
+    (its own version moves) or outside any tournament (one short query then)."""
+    return tstore.version_of_series(db, match.series) if match.winner is not None else None
+
+
+def result_taken(db: sqlite3.Connection, match: store.MatchRow) -> bool:
+    """Whether ``match`` plays a tournament slot that already holds a result (a walkover
+    or abandonment recorded while the game went on, or its own end): one short query."""
+    lock = tstore.series_lock(db, match.series)
+    return lock is not None and lock[2]
 
 
 def organizer_poll(db: sqlite3.Connection, tid: str) -> tuple[tstore.TournamentRow, str] | None:

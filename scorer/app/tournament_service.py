@@ -253,6 +253,12 @@ def on_action(db: sqlite3.Connection, match: store.MatchRow, *, keys: Tournament
         log.exception("advancing the tournament of match %s failed", match.id)
 
 
+def series_over(db: sqlite3.Connection, match: store.MatchRow) -> bool:
+    """Whether ``match``'s series is decided (a best-of-1 match always is): a Revanche
+    of it would not count for its tournament (:func:`guard` refuses it)."""
+    return match.best_of == 1 or max(store.series_tally(db, match.series)) > match.best_of // 2
+
+
 def guard(db: sqlite3.Connection, match: store.MatchRow, kind: str) -> None:
     """The match service's guard (:attr:`MatchService.guards`, issue 19): once the
     tournament has taken a slot's result, its table's scoreboard is locked. Run before
@@ -271,8 +277,7 @@ def guard(db: sqlite3.Connection, match: store.MatchRow, kind: str) -> None:
         raise RuleError("tournament_result_taken", N_(
             "The tournament has already taken this result; only the organizer can change it (Correct → Reopen)."))
     if kind == "rematch":
-        wins = store.series_tally(db, match.series)
-        if match.best_of == 1 or max(wins) > match.best_of // 2:
+        if series_over(db, match):
             raise RuleError("tournament_match_over", N_(
                 "This tournament match is over, so it has no Revanche: a new game would not count for the tournament."))
 

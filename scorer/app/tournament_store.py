@@ -168,6 +168,14 @@ def slot_of_series(db: sqlite3.Connection, series_id: str) -> tuple[str, str] | 
     return (r["tournament_id"], r["slot"]) if r else None
 
 
+def version_of_series(db: sqlite3.Connection, series_id: str) -> int | None:
+    """The ``version`` of the tournament whose slot the Revanche series ``series_id``
+    plays (bumped by every change of the tournament), or None outside any tournament."""
+    r = db.execute("SELECT t.version FROM tournament_slot s JOIN tournament t ON t.id = s.tournament_id"
+                   " WHERE s.series_id = :s", {"s": series_id}).fetchone()
+    return r["version"] if r else None
+
+
 def series_lock(db: sqlite3.Connection, series_id: str) -> tuple[str, str, bool] | None:
     """``(tournament id, slot id, taken)`` of the slot the Revanche series ``series_id``
     plays (``taken``: the slot holds a result, so no table may change the series), or None."""

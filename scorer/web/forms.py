@@ -128,6 +128,20 @@ def clean_best_of(raw: Any) -> int:
     return raw
 
 
+def options_from_form(form: MultiDict) -> dict[str, Any]:
+    """The chosen variant's options from the form, typed as its choices; options the
+    variant does not have are ignored, a value that is not one of its choices is kept as
+    text (the engine refuses it with its own message). Empty for an unknown variant."""
+    options: dict[str, Any] = {}
+    variant = VARIANTS.get(form.get("variant", ""))
+    for spec in variant.option_specs if variant else ():
+        if spec.key in form:
+            text = form[spec.key]
+            typed = [c for c in spec.choices if str(c) == text]
+            options[spec.key] = typed[0] if typed else text
+    return options
+
+
 def settings_from_form(form: MultiDict) -> dict[str, Any]:
     """Variant, options (typed as the variant's choices), names, mano, series length
     and players from the form.
@@ -136,13 +150,7 @@ def settings_from_form(form: MultiDict) -> dict[str, Any]:
     its choices is passed on as text so the engine refuses it with its own message.
     """
     variant_id = form.get("variant", "")
-    options: dict[str, Any] = {}
-    variant = VARIANTS.get(variant_id)
-    for spec in variant.option_specs if variant else ():
-        if spec.key in form:
-            text = form[spec.key]
-            typed = [c for c in spec.choices if str(c) == text]
-            options[spec.key] = typed[0] if typed else text
+    options = options_from_form(form)
     mano_text = form.get("mano", "0")
     mano = int(mano_text) if mano_text in ("0", "1") else mano_text
     best_of_text = form.get("best_of", "1") or "1"
@@ -251,21 +259,24 @@ def action_from_form(form: MultiDict) -> tuple[dict[str, Any], int]:
     return action, version
 
 
-def shown_tag(row: store.MatchRow) -> str:
+def shown_tag(row: store.MatchRow, tournament: int | None = None) -> str:
     """A short digest of what a scoreboard shows besides the version: the side names, the
-    players and the series, so a rename reaches the other phones within one poll."""
-    text = json.dumps([row.names, row.players, row.best_of, row.series], ensure_ascii=False)
+    players and the series, so a rename reaches the other phones within one poll; and
+    ``tournament``, the version of a finished game's tournament
+    (:func:`scorer.app.tournament_context.board_stamp`), so a result taken or reopened
+    and the next match reach it too."""
+    text = json.dumps([row.names, row.players, row.best_of, row.series, tournament], ensure_ascii=False)
     return hashlib.blake2s(text.encode(), digest_size=6).hexdigest()
 
 
-def unchanged(row: store.MatchRow) -> bool:
-    """Whether the poll's ``version``, ``rematch`` and ``seen`` (:func:`shown_tag`; a poll
-    without it compares only the version) match the stored match."""
+def unchanged(row: store.MatchRow, tag: str) -> bool:
+    """Whether the poll's ``version``, ``rematch`` and ``seen`` (``tag``, the match's
+    :func:`shown_tag`; a poll without it compares only the version) match the stored match."""
     shown = request.args.get("version", "")
     has_rematch = "1" if row.rematch else "0"
     seen = request.args.get("seen")
     return (
         shown == str(row.version)
         and request.args.get("rematch", "0") == has_rematch
-        and (seen is None or seen == shown_tag(row))
+        and (seen is None or seen == tag)
     )

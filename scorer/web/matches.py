@@ -21,7 +21,7 @@ from flask import (
 )
 from flask_babel import gettext
 
-from scorer.app import store
+from scorer.app import store, tournament_context
 from scorer.core.errors import RuleError
 from scorer.web import board, cookies, forms, qr, table_words
 from scorer.web.common import (
@@ -67,16 +67,24 @@ def board_context(row: store.MatchRow, *, key: str | None, message: str | None =
         seats=board.seats_view(row.players, row.mano, state),
         rematch_url=rematch_url(row, key),
         oob=is_htmx(),
-        seen=forms.shown_tag(row),
+        seen=board_tag(row),
         shown=f"{time.time():.3f}",
         # The double-tap guard's window after a redraw (ms; 0 = off, as ``--ghost-tap-ms 0``).
         guard_ms=round(current_app.config["GHOST_TAP_SECONDS"] * 1000),
     )
-    # A tournament's match says which one it is (the page's header line) and, once over,
-    # what comes next; read for a whole page or a finished game only, never on a poll's 204.
-    ctx["tournament"] = table_words.board_tournament(row) if ctx["winner"] is not None or not is_htmx() else None
+    # A tournament's match says which one it is (the page's header line) and, once over or
+    # taken (a walkover while the game went on), what comes next; read for a whole page, a
+    # finished game or a taken slot only (one short query), never on a poll's 204.
+    full = ctx["winner"] is not None or not is_htmx() or tournament_context.result_taken(db, row)
+    ctx["tournament"] = table_words.board_tournament(row) if full else None
     ctx["say"] = board.spoken(state, ctx["pending_call"], ctx["special"], ctx["series"], ctx["seats"])
     return ctx
+
+
+def board_tag(row: store.MatchRow) -> str:
+    """The board's ``seen`` tag (:func:`scorer.web.forms.shown_tag`), with its
+    tournament's version once the game is over."""
+    return forms.shown_tag(row, tournament_context.board_stamp(get_db(), row))
 
 
 def render_board(row: store.MatchRow, *, key: str | None, message: str | None = None, status: int = 200):
@@ -159,7 +167,7 @@ def poll(match_id: str, key: str):
     """Live update: 204 when the shown ``version`` is current, else the fragment."""
     row = get_match_or_404(match_id)
     check_key(row, key)
-    if forms.unchanged(row):
+    if forms.unchanged(row, board_tag(row)):
         return "", 204
     return follow_revanche(row, render_board(row, key=key), key)
 
@@ -298,7 +306,7 @@ def watch(match_id: str):
 def watch_poll(match_id: str):
     """Live update of the watch page: 204 when unchanged, else the fragment."""
     row = get_match_or_404(match_id)
-    if forms.unchanged(row):
+    if forms.unchanged(row, board_tag(row)):
         return "", 204
     return follow_revanche(row, render_board(row, key=None), None)
 

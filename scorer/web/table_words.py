@@ -63,7 +63,8 @@ def next_line(n: Next) -> str:
 def board_tournament(row: store.MatchRow) -> dict[str, Any] | None:
     """The scoreboard's tournament model, or None outside a tournament: ``{"name"`` and
     ``"where"`` (the header line's two parts: the tournament; round · table), ``"taken"``
-    (the tournament took the result: no Revanche, Undo shown unavailable), ``"next"``
+    (the tournament took the result: no Revanche, Undo shown unavailable), ``"over"`` (its
+    series is decided: no Revanche, even reopened), ``"next"``
     (lines, once taken), ``"url"`` (the tournament's TV page, which needs no key)``}``."""
     ctx: TournamentContext | None = tournament_context(get_db(), row)
     if ctx is None:
@@ -71,5 +72,6 @@ def board_tournament(row: store.MatchRow) -> dict[str, Any] | None:
     where = [place_name(ctx.place)]
     if ctx.place.table is not None:
         where.append(gettext("Table %(n)s", n=ctx.place.table))
-    return {"name": ctx.name, "where": DOT.join(where), "taken": ctx.taken, "next": [next_line(n) for n in ctx.next],
+    return {"name": ctx.name, "where": DOT.join(where), "taken": ctx.taken, "over": ctx.over,
+            "next": [next_line(n) for n in ctx.next],
             "url": url_for("tournaments.tv", tid=ctx.tournament_id)}

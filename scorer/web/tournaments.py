@@ -155,7 +155,9 @@ def loaded_stamp(loaded: service.Loaded) -> str:
 
 def create_form_context(error: str | None = None, form: Any = None) -> dict[str, Any]:
     form = form or {}
-    ctx = forms.new_match_context(form.get("variant") or default_variant().id, {})  # unknown: the default
+    variant = form.get("variant") or default_variant().id  # unknown: the default
+    # The variant's options as typed (a refused form, or the no-JavaScript reload) stay chosen.
+    ctx = forms.new_match_context(variant, {"variant": variant, "options": forms.options_from_form(form)})
     ctx.update(error=error, form=form, formats=core.FORMATS, tiebreak_choices=words_.tiebreak_choices(form),
                choosable=[(c, gettext(words_.TIEBREAK_SHORT[c])) for c in words_.CHOOSABLE])
     return ctx
@@ -163,8 +165,9 @@ def create_form_context(error: str | None = None, form: Any = None) -> dict[str,
 
 @bp.get("/tournaments/new")
 def new():
-    """The create-a-tournament form."""
-    return render_template("tournaments/new.html", **create_form_context())
+    """The create-a-tournament form; with a query (the form's no-JavaScript "Show this
+    variant's options" button), the form again as typed, with that variant's options."""
+    return render_template("tournaments/new.html", **create_form_context(form=request.args))
 
 
 def parse_teams(text: str) -> tuple[list[str], list[list[str]]]:

@@ -12,9 +12,16 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from scorer.web import create_app
 from web_client import EN, ES, HX, PT
 
 TEAMS = ["Os Gaúchos", "Os Zap", "Trio Parada Dura", "Os Bagual"]
+
+
+@pytest.fixture
+def client(db_url):
+    """The app on each backend (SQLite file, PostgreSQL)."""
+    return create_app({"TESTING": True, "DATABASE": db_url}).test_client()
 
 
 def create(client, **changes):
@@ -179,3 +186,74 @@ def test_the_organizer_page_says_at_once_that_something_changed(client):
     assert client.get(fresh, headers=HX).status_code == 204
     assert client.get(f"/t/{t['id']}/wrong/changed?stamp=x", headers=EN).status_code == 403
     assert client.get(f"/t/nope/{t['organizer_key']}/changed?stamp=x", headers=EN).status_code == 404
+
+
+def board_poll(text: str) -> str:
+    """The scoreboard's own poll (its ``hx-get``), as the page's phone sends it."""
+    return re.search(r'hx-get="([^"]+/board\?[^"]+)"', text).group(1)
+
+
+def test_a_finished_boards_poll_brings_the_tournaments_news(client):
+    """A phone left on a finished semifinal learns, within one poll, that the other
+    semifinal ended (its next line names the opponent) and that the organizer reopened
+    its result (Undo available again), without a reload (try-19 found it stale)."""
+    t = create(client)
+    semi = matches(client, t)["main:1:1"]
+    finish(client, semi, 0)
+    poll = board_poll(page(client, edit_path(semi)))
+    assert client.get(poll, headers=HX).status_code == 204  # nothing new yet
+    finish(client, matches(client, t)["main:1:2"], 1)
+    r = client.get(poll, headers={**HX, **EN})
+    assert r.status_code == 200
+    assert "Os Gaúchos: Final against Trio Parada Dura, Table 1" in line(html.unescape(r.get_data(as_text=True)), "next")
+    poll = board_poll(html.unescape(r.get_data(as_text=True)))
+    assert client.get(poll, headers=HX).status_code == 204
+    base = f"/t/{t['id']}/{t['organizer_key']}"
+    r = client.post(base + "/corrections", headers=EN, data={"kind": "reopen", "slot": "main:1:1", "confirmed": "1"})
+    assert r.status_code == 303 and "msg=" not in r.headers["Location"]
+    assert matches(client, t)["main:1:1"]["locked"] is False
+    r = client.get(poll, headers={**HX, **EN})
+    assert r.status_code == 200 and 'id="undo-why"' not in r.get_data(as_text=True)
+
+
+def test_a_board_mid_game_says_a_walkover_took_its_result(client):
+    """W.O. recorded by the organizer while the table plays: the board (page, and the
+    answer to the refused tap) says the tournament took the result and offers no button
+    that would be refused (try-19: it showed a live pad, and only a tap said why)."""
+    t = create(client)
+    semi = matches(client, t)["main:1:2"]
+    match_id, key = edit_path(semi).split("/")[2:4]
+    r = client.post(f"/api/matches/{match_id}/actions", headers={"X-Edit-Key": key},
+                    json={"action": {"type": "adjust", "side": 0, "delta": 3}, "version": 0})
+    assert r.status_code == 200
+    r = client.post(f"/t/{t['id']}/{t['organizer_key']}/corrections", headers=EN,
+                    data={"kind": "walkover", "slot": "main:1:2", "absent": "1"})
+    assert r.status_code == 303 and "msg=" not in r.headers["Location"]
+    taken = "The tournament has already taken this result; only the organizer can change it (Correct → Reopen)."
+    board = page(client, edit_path(semi))
+    assert line(board, "taken") == taken
+    assert 'id="pad"' not in board and 'id="adjust"' not in board
+    assert re.search(r'<button type="button" class="undo" id="undo" disabled', board)
+    assert f'id="to-tournament" href="/tv/{t["id"]}"' in board
+    assert "Os Zap: Final" in line(board, "next")
+    r = client.post(edit_path(semi) + "/actions", headers={**HX, **PT},
+                    data={"action": '{"type": "adjust", "side": 1, "delta": 1}', "version": "1"})
+    text = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422 and 'id="pad"' not in text
+    assert line(text, "taken") == "O torneio já registrou este resultado; só o organizador pode mudá-lo (Corrigir → Reabrir)."
+
+
+def test_a_reopened_ended_board_offers_undo_not_a_revanche_that_would_be_refused(client):
+    """Reopened by the organizer, a decided match's ended board lets the table Undo and
+    play on; its Revanche would be refused (it would not count), so it is not offered:
+    the way back to the tournament is (try-19: a big Revanche, refused when tapped)."""
+    t = create(client)
+    semi = matches(client, t)["main:1:1"]
+    finish(client, semi, 0)
+    r = client.post(f"/t/{t['id']}/{t['organizer_key']}/corrections", headers=EN,
+                    data={"kind": "reopen", "slot": "main:1:1", "confirmed": "1"})
+    assert r.status_code == 303 and "msg=" not in r.headers["Location"]
+    board = page(client, edit_path(semi))
+    assert 'id="revanche"' not in board and f'id="to-tournament" href="/tv/{t["id"]}"' in board
+    assert 'class="undo" id="undo">' in board and 'id="undo-why"' not in board
+    assert client.post(edit_path(semi) + "/revanche", headers=EN).status_code == 409  # as before

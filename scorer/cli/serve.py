@@ -264,7 +264,9 @@ def serve_command(
     if server_name == "gunicorn":  # the hosted recipe's server (scorer/cli/hosted.py)
         from scorer.cli import hosted
 
-        hosted.serve(host, port, workers, threads, config, public_url, no_qr, retention_days, _)
+        hosted.serve(host, port, workers, threads, config, connection_limit=CONNECTION_LIMIT,
+                     announce=lambda bound: print_addresses(host, bound, public_url, database, no_qr, _),
+                     prune=lambda: start_pruning(database, retention_days))
         return
     # A tournament keeps hundreds of phones connected (waitress's default limit is 100
     # connections); past 1,024 descriptors select() fails, so waitress must use poll().

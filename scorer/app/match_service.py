@@ -20,8 +20,6 @@ The cache is bounded by matches (``size``) and by the actions they hold together
 first. The engine's objects are mutable and waitress serves from several threads, so
 each match has its own lock (one of a fixed set of striped locks): a long read of one
 match never holds up another table's action.
-
-(The module keeps its old name, ``engine``, until the folder layout of issue 10 moves it.)
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorer.app import store
-from scorer.app import tournament_store as tstore
+from scorer.app.store import tournaments as tstore
 from scorer.app.match_service import MatchService
 from scorer.core.stats import SideStats, flat, flat_keys, total
 

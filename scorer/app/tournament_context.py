@@ -12,7 +12,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from scorer.app import store, tournament_service, tournament_store as tstore
+from scorer.app import store, tournament_service
+from scorer.app.store import tournaments as tstore
 from scorer.core import tournament as core
 
 #: Knockout rounds named by their distance from the stage's final (0 the final, 1 the
@@ -90,7 +91,7 @@ def round_level(t: core.Tournament, stage: str, number: int) -> int | None:
 
 def tournament_context(db: sqlite3.Connection, match: store.MatchRow) -> TournamentContext | None:
     """The tournament context of ``match``'s board, or None for a match outside any
-    tournament (one query then: :func:`scorer.app.tournament_store.slot_of_series`; a
+    tournament (one query then: :func:`scorer.app.store.tournaments.slot_of_series`; a
     tournament's match also loads its tournament, read only)."""
     found = tstore.slot_of_series(db, match.series)
     if found is None:

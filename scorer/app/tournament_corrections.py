@@ -11,7 +11,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from scorer.app import store, tournament_store as tstore
+from scorer.app import store
+from scorer.app.store import tournaments as tstore
 from scorer.app.tournament_keys import TournamentKeys
 from scorer.app.tournament_service import ORGANIZER, Loaded, advance, games_result, load, series_stamp
 from scorer.core import tournament as core
@@ -37,7 +38,7 @@ def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = O
     undo later matches changes nothing and raises ``confirm_cascade`` listing them.
 
     Corrections are serialised per tournament: each one reads the tournament, decides and
-    writes in one transaction that holds the tournament (:func:`tournament_store.locked`),
+    writes in one transaction that holds the tournament (:func:`scorer.app.store.tournaments.locked`),
     so two at once (two teams confirming, the organizer too) each work from the state
     the other left, and either is stored whole or refused with nothing changed.
 

@@ -14,9 +14,9 @@
   named by ``truco serve --secret-file`` / ``TRUCO_SECRET_FILE``, or given as text in
   ``TRUCO_SECRET``. Every server of one database needs the same secret.
 - Tournaments made before issue 23 had their tables' keys derived from the organizer key
-  and random team keys: the migration hashes their stored keys (:func:`hash_stored_keys`),
-  their old team links keep working by that hash, and the organizer's page finds an old
-  table's key again from the organizer key in its own link (:func:`legacy_table_key`).
+  and random team keys: migration 7 (:data:`scorer.app.store.MIGRATIONS`) hashes their
+  stored keys, their old team links keep working by that hash, and the organizer's page
+  finds an old table's key again from the organizer key in its own link (:func:`legacy_table_key`).
 
 This module imports neither Flask nor the engine.
 """
@@ -26,12 +26,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import json
 import os
 import secrets
 from pathlib import Path
 
-from scorer.app.store import KEY_HASH_PREFIX, hash_key, sqlite_path, database_url
+from scorer.app.store import database_url, hash_key, sqlite_path
 
 #: Random bytes of a new instance secret (256 bits, 43 URL-safe characters).
 SECRET_BYTES = 32
@@ -166,22 +165,3 @@ class TournamentKeys:
             if hmac.compare_digest(hash_key(key).encode(), key_hash.encode()):
                 return key
         return None
-
-
-def hashed(value: str) -> str:
-    """A stored key as its hash (a value already hashed stays as it is)."""
-    return value if value.startswith(KEY_HASH_PREFIX) else hash_key(value)
-
-
-def hash_stored_keys(db) -> None:
-    """Migration: every tournament's organizer key and team keys stored as their hashes
-    (tournaments made before issue 23 kept them in plain text)."""
-    rows = db.execute("SELECT id, organizer_key, team_keys FROM tournament").all()
-    updates = []
-    for tid, organizer, teams in rows:
-        team_hashes = [hashed(k) for k in json.loads(teams)]
-        if organizer.startswith(KEY_HASH_PREFIX) and team_hashes == json.loads(teams):
-            continue
-        updates.append({"id": tid, "o": hashed(organizer), "t": json.dumps(team_hashes)})
-    if updates:
-        db.execute("UPDATE tournament SET organizer_key = :o, team_keys = :t WHERE id = :id", updates)

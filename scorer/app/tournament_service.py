@@ -1,5 +1,5 @@
 """The tournaments' application service: the core (:mod:`scorer.core.tournament`) plus the
-store (:mod:`scorer.app.tournament_store`), and the ordinary matches the tables play.
+store (:mod:`scorer.app.store.tournaments`), and the ordinary matches the tables play.
 
 Views and the API call only this module (and :mod:`scorer.web.common` for what both
 tournament views share). It validates and creates a tournament, loads one (layout,
@@ -21,7 +21,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer.app import store, tournament_store as tstore
+from scorer.app import store
+from scorer.app.store import tournaments as tstore
 from scorer.app.tournament_keys import TournamentKeys
 from scorer.app.match_service import MatchService
 from scorer.core import tournament as core
@@ -151,7 +152,7 @@ def series_result(db: sqlite3.Connection, series_id: str, best_of: int, hold: st
 
 
 def games_result(games: list, best_of: int, hold: str | None = None) -> core.Result | None:
-    """:func:`series_result` of a series' games as :func:`scorer.app.tournament_store.series_games` gives them."""
+    """:func:`series_result` of a series' games as :func:`scorer.app.store.tournaments.series_games` gives them."""
     if hold is not None and series_stamp(games) == hold:
         return None
     if best_of == 1:
@@ -264,7 +265,7 @@ def guard(db: sqlite3.Connection, match: store.MatchRow, kind: str) -> None:
     tournament has taken a slot's result, its table's scoreboard is locked. Run before
     an action, an Undo or a Revanche (``kind``) on any game of the slot's series, and
     again inside that write with the match row locked, so a result being recorded and a
-    table's Undo never both happen (:func:`scorer.app.tournament_store.record_result`).
+    table's Undo never both happen (:func:`scorer.app.store.tournaments.record_result`).
 
     :raise RuleError: ``tournament_result_taken`` (only the organizer can change the
         result: Correct → Reopen); ``tournament_match_over``, a Revanche of a tournament
@@ -288,7 +289,7 @@ def stamp(db: sqlite3.Connection, tid: str) -> str | None:
 
 
 def audit(db: sqlite3.Connection, tid: str) -> list[dict[str, Any]]:
-    """The audit log, oldest first (:func:`scorer.app.tournament_store.get_audit`)."""
+    """The audit log, oldest first (:func:`scorer.app.store.tournaments.get_audit`)."""
     return tstore.get_audit(db, tid)
 
 

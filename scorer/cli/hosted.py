@@ -101,20 +101,19 @@ def run(options: dict, app_config: dict, on_ready: Callable[[int], None],
     Hosted().run()
 
 
-def serve(host: str, port: int, workers: int, threads: int, config: dict, public_url: str | None,
-          no_qr: bool, retention_days: int, _) -> None:
-    """``truco serve --server gunicorn``: print the addresses and the ``Listening on
-    HOST:PORT`` line once bound, then serve ``config``'s app (see :func:`run`)."""
+def serve(host: str, port: int, workers: int, threads: int, config: dict, *, connection_limit: int,
+          announce: Callable[[int], None], prune: Callable[[], None]) -> None:
+    """``truco serve --server gunicorn``: once bound, ``announce(port)`` (``truco serve``
+    prints the addresses and the QR code) and print the ``Listening on HOST:PORT`` line,
+    then serve ``config``'s app (see :func:`run`; ``prune`` starts the daily pruning in
+    the arbiter, ``connection_limit`` caps each worker's open connections). ``truco serve``
+    passes its own helpers in, so this module never imports it back."""
     import click
 
-    from scorer.cli.serve import CONNECTION_LIMIT, print_addresses, start_pruning
-
-    database = config["DATABASE"]
-
     def ready(effective_port: int) -> None:
-        print_addresses(host, effective_port, public_url, database, no_qr, _)
+        announce(effective_port)
         click.echo(f"Listening on {host}:{effective_port} with {workers} gunicorn worker"
                    f"{'s' if workers > 1 else ''} (Ctrl+C to stop)", nl=True)
 
-    options = gunicorn_options(host, port, workers, threads, CONNECTION_LIMIT, config["PROXY_ADDRESSES"])
-    run(options, config, ready, lambda: start_pruning(database, retention_days))
+    options = gunicorn_options(host, port, workers, threads, connection_limit, config["PROXY_ADDRESSES"])
+    run(options, config, ready, prune)

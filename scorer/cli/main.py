@@ -38,3 +38,6 @@ cli.add_command(serve_command)
 from scorer.cli.db_cli import db_group  # noqa: E402
 
 cli.add_command(db_group)
+from scorer.cli.i18n_cli import i18n_command  # noqa: E402
+
+cli.add_command(i18n_command)

@@ -262,9 +262,7 @@ def serve_command(
     check_port(host, port, _)
     allow_open_files()  # workers inherit it
     if server_name == "gunicorn":  # the hosted recipe's server (scorer/cli/hosted.py)
-        from scorer.cli import hosted
-
-        hosted.serve(host, port, workers, threads, config, public_url, no_qr, retention_days, _)
+        serve_hosted(host, port, workers, threads, config, public_url, no_qr, retention_days, _)
         return
     # A tournament keeps hundreds of phones connected (waitress's default limit is 100
     # connections); past 1,024 descriptors select() fails, so waitress must use poll().
@@ -296,6 +294,17 @@ def serve_command(
         pass
     finally:
         server.close()
+
+
+def serve_hosted(host: str, port: int, workers: int, threads: int, config: dict, public_url: str | None,
+                 no_qr: bool, retention_days: int, _) -> None:
+    """``truco serve --server gunicorn``: :func:`scorer.cli.hosted.serve` with this module's
+    addresses, QR code and pruning (passed in: ``hosted`` never imports this module)."""
+    from scorer.cli import hosted
+
+    hosted.serve(host, port, workers, threads, config, connection_limit=CONNECTION_LIMIT,
+                 announce=lambda bound: print_addresses(host, bound, public_url, config["DATABASE"], no_qr, _),
+                 prune=lambda: start_pruning(config["DATABASE"], retention_days))
 
 
 def serve_config(

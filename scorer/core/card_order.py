@@ -6,6 +6,20 @@ the variant's :class:`~scorer.core.card_rules.CardRules`: nothing here knows a v
 The orders themselves, the manilha cycles and the piezas are in :mod:`scorer.core.card_rules`.
 
 Pure module: no I/O. Every bad input raises :class:`CardError`.
+
+>>> from scorer.core.card_order import compare, manilha_name, manilhas_for
+>>> from scorer.core.cards import parse_card
+>>> manilhas = manilhas_for("paulista", parse_card("7o"))      # the vira is a 7: the Qs are manilhas
+>>> [(str(card), manilha_name(card, manilhas)) for card in manilhas]
+[('10b', 'zap'), ('10c', 'copas'), ('10e', 'espadilha'), ('10o', 'pica-fumo')]
+>>> [str(card) for card in manilhas_for("mineiro")]             # fixed manilhas, no vira
+['4b', '7c', '1e', '7o']
+>>> compare(parse_card("3e"), parse_card("4b"), "mineiro")             # the zap beats a 3
+'second'
+>>> manilhas_for("paulista")
+Traceback (most recent call last):
+    ...
+scorer.core.errors.CardError: Truco Paulista needs the vira to know the manilhas.
 """
 
 from __future__ import annotations

@@ -11,6 +11,19 @@ Every card has a canonical, language-independent code ``<rank><suit>`` such as `
 :func:`parse_card` reads back to the same card.
 
 Pure module: no I/O, no Flask, no sqlite3. Every bad input raises :class:`CardError`.
+
+>>> from scorer.core.cards import parse_card, parse_hand
+>>> parse_card("7 de espadas"), parse_card("ás de paus"), parse_card("K♥")
+(Card(7, 'e'), Card(1, 'b'), Card(12, 'c'))
+>>> parse_hand("7 of swords, 6 of swords, king of cups", "en")
+(Card(7, 'e'), Card(6, 'e'), Card(12, 'c'))
+>>> card = parse_card("4b")
+>>> str(card), card.label("pt"), card.label("es"), card.label("en")
+('4b', '4 de paus', '4 de basto', '4 of clubs')
+>>> parse_card("8e")
+Traceback (most recent call last):
+    ...
+scorer.core.errors.CardError: There are no 8s or 9s in the Spanish deck (card 8e).
 """
 
 from __future__ import annotations

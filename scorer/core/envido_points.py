@@ -14,6 +14,19 @@ piezas the best pieza counts in full and the others only their last digit (29 ->
 27 -> 7); with one pieza, the pieza + the other two; three of a suit without piezas, 20 + all.
 
 Pure module: no I/O. Bad input raises :class:`CardError`.
+
+>>> from scorer.core.cards import parse_card, parse_hand
+>>> from scorer.core.envido_points import envido_points
+>>> hand = envido_points(parse_hand("7e 6e 12c"))
+>>> hand.points, hand.explanation("en")
+(33, '7 + 6 of spades + 20 = 33')
+>>> envido_points(parse_hand("7e 6b 12c")).explanation("pt")
+'sem duas do mesmo naipe, vale a mais alta: 7 de espadas = 7'
+>>> flor = envido_points(parse_hand("7e 6e 1e"), flor=True)   # three of a suit, con flor
+>>> flor.points, flor.flor_points, flor.explanation("es")
+(None, 34, '7 + 6 + 1 de espadas + 20 = 34')
+>>> envido_points(parse_hand("2o 7c 5e"), muestra=parse_card("6o")).explanation("pt")
+'2 de ouros (pieza 30) + 7 de copas (7) = 37'
 """
 
 from __future__ import annotations

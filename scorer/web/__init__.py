@@ -1,8 +1,12 @@
 """The phone scorekeeper: a Flask app built by :func:`create_app`, htmx on top.
 
-Blueprints: ``matches`` (new match, scoreboard, actions, share, watch, polling),
-``api`` (the JSON API), ``tools`` (Envido and manilha calculators) and ``lang``
-(language switch). Nothing is built at import time.
+Blueprints, registered by :func:`register_views`: ``matches`` (new match, scoreboard,
+actions, share, watch, polling), ``api`` (the matches' JSON API), ``records`` (a match's export,
+import, log as CSV and renaming), ``tools`` (Envido and manilha calculators), ``lang`` (language
+switch), ``shell`` (the offline page, service worker and manifest), ``tournaments`` and
+``tournament_api`` (a tournament's pages and its JSON API), ``stats`` (the evening in
+numbers), and ``ops`` (health and metrics, from :mod:`scorer.web.ops`). Nothing is built at
+import time.
 """
 
 from __future__ import annotations

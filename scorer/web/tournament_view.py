@@ -9,7 +9,8 @@ from typing import Any
 from flask import abort, current_app, url_for
 from flask_babel import gettext
 
-from scorer.app import store, tournament_service, tournament_store as tstore
+from scorer.app import store, tournament_service
+from scorer.app.store import tournaments as tstore
 from scorer.app.tournament_context import round_level
 from scorer.app.tournament_keys import TournamentKeys, organizer_fits
 from scorer.core.errors import N_

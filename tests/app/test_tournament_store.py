@@ -1,4 +1,4 @@
-"""The tournaments' SQL (scorer.app.tournament_store): migration, guarded writes, audit."""
+"""The tournaments' SQL (scorer.app.store.tournaments): migration, guarded writes, audit."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from scorer.app import store, tournament_store as tstore
+from scorer.app import store
+from scorer.app.store import tournaments as tstore
+from scorer.app.store.migrations import TOURNAMENT_TABLES
 
 
 @pytest.fixture
@@ -30,7 +32,8 @@ def new(db, slots=("main:1:1", "main:1:2", "main:2:1")):
 
 def test_migration_is_portable_sql():
     """Plain types and no SQLite-only syntax (the store may also run on PostgreSQL)."""
-    sql = tstore.MIGRATION.upper()
+    assert TOURNAMENT_TABLES in store.MIGRATIONS
+    sql = TOURNAMENT_TABLES.upper()
     assert "WITHOUT ROWID" not in sql and "AUTOINCREMENT" not in sql and "PRAGMA" not in sql
     types = set(re.findall(r"\b(TEXT|INTEGER|REAL|BLOB|NUMERIC|BOOLEAN|JSON)\b", sql))
     assert types <= {"TEXT", "INTEGER", "REAL"}

@@ -16,7 +16,8 @@ from collections import Counter
 
 import pytest
 
-from scorer.app import store, tournament_service, tournament_store
+from scorer.app import store, tournament_service
+from scorer.app.store import tournaments as tournament_store
 from scorer.app.tournament_keys import TournamentKeys
 from scorer.app.match_service import MatchService
 from scorer.core.errors import RuleError

@@ -214,7 +214,7 @@ def test_po_covers_every_message_of_the_template(locale):
         template = read_po(f)
     ids = {m.id for m in read_catalog(locale) if m.id}
     missing = [m.id for m in template if m.id and m.id not in ids]
-    assert not missing, f"{locale}: run pybabel update (scorer/translations/babel.cfg): {missing}"
+    assert not missing, f"{locale}: run truco i18n: {missing}"
 
 
 @pytest.mark.parametrize("locale", ["pt_BR", "es", "en"])
@@ -228,4 +228,4 @@ def test_compiled_mo_matches_its_po(locale, tmp_path):
     with open(CATALOGS / locale / "LC_MESSAGES" / "messages.mo", "rb") as f:
         shipped = messages(read_mo(f))
     assert compiled_now == messages(catalog)
-    assert shipped == compiled_now, f"{locale}: run pybabel compile -d scorer/translations"
+    assert shipped == compiled_now, f"{locale}: run truco i18n"

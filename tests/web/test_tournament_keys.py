@@ -14,7 +14,8 @@ from urllib.parse import urlsplit
 import pytest
 from click.testing import CliRunner
 
-from scorer.app import store, tournament_service, tournament_store as tstore
+from scorer.app import store, tournament_service
+from scorer.app.store import tournaments as tstore
 from scorer.app.match_service import MatchService
 from scorer.app.tournament_keys import (
     SecretError, TournamentKeys, instance_secret, legacy_table_key, secret_file_for,

@@ -25,8 +25,11 @@ the :class:`MatchRow` that creating a match returns, and on the phones that have
 The package is in rooms, one job each: :mod:`.engines` (URLs, one engine and pool per
 database), :mod:`.connection` (:class:`Database`, :func:`write`), :mod:`.migrations`,
 :mod:`.keys` (ids and edit keys), :mod:`.matches` (match rows), :mod:`.actions` (the
-action list), :mod:`.series` (the Revanche and its tally) and :mod:`.upkeep` (copy and
-prune matches and whole tournaments, for ``truco db``). Callers use the names below, as ``store.get_match(...)``.
+action list), :mod:`.series` (the Revanche and its tally),
+:mod:`.tournaments` (tournaments, their slots and audit log) and :mod:`.upkeep` (copy and
+prune matches and whole tournaments, for ``truco db``). Callers use the names below, as
+``store.get_match(...)``, and the tournaments' queries as their own room
+(``from scorer.app.store import tournaments``).
 
 This package imports neither Flask nor the engine.
 """

@@ -4,6 +4,7 @@ brings a database up to date, one step per write transaction.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from importlib import resources
@@ -29,6 +30,47 @@ def _hash_edit_keys(db: Database) -> None:
         db.execute("UPDATE match SET edit_key = :h WHERE id = :id", updates)
 
 
+#: Migration 5: the tournaments, their slots and their audit log (issue 11; their queries are
+#: in :mod:`scorer.app.store.tournaments`). Portable SQL: ``TEXT``, ``INTEGER`` and ``REAL``.
+TOURNAMENT_TABLES = (
+    "CREATE TABLE tournament ("
+    " id TEXT PRIMARY KEY, organizer_key TEXT NOT NULL, name TEXT NOT NULL, variant TEXT NOT NULL,"
+    " options TEXT NOT NULL, settings TEXT NOT NULL, teams TEXT NOT NULL, players TEXT,"
+    " seeds TEXT NOT NULL, lots TEXT NOT NULL, team_keys TEXT NOT NULL,"
+    " version INTEGER NOT NULL DEFAULT 0, epoch INTEGER NOT NULL DEFAULT 0,"
+    " created REAL NOT NULL, updated REAL NOT NULL);"
+    "CREATE TABLE tournament_slot ("
+    " tournament_id TEXT NOT NULL REFERENCES tournament (id), slot TEXT NOT NULL, position INTEGER NOT NULL,"
+    " match_id TEXT, series_id TEXT, table_number INTEGER, result TEXT, hold TEXT,"
+    " PRIMARY KEY (tournament_id, slot));"
+    "CREATE INDEX tournament_slot_series ON tournament_slot (series_id);"
+    "CREATE TABLE tournament_audit ("
+    " tournament_id TEXT NOT NULL REFERENCES tournament (id), seq INTEGER NOT NULL, at REAL NOT NULL,"
+    " who TEXT NOT NULL, kind TEXT NOT NULL, slot TEXT, before_value TEXT, after_value TEXT,"
+    " PRIMARY KEY (tournament_id, seq))"
+)
+
+
+def _hashed(value: str) -> str:
+    """A stored key as its hash (a value already hashed stays as it is)."""
+    return value if value.startswith(KEY_HASH_PREFIX) else hash_key(value)
+
+
+def _hash_tournament_keys(db: Database) -> None:
+    """Migration 7: every tournament's organizer key and team keys stored as their hashes
+    (tournaments made before issue 23 kept them in plain text; see
+    :mod:`scorer.app.tournament_keys` for how their old links keep working)."""
+    rows = db.execute("SELECT id, organizer_key, team_keys FROM tournament").all()
+    updates = []
+    for tid, organizer, teams in rows:
+        team_hashes = [_hashed(k) for k in json.loads(teams)]
+        if organizer.startswith(KEY_HASH_PREFIX) and team_hashes == json.loads(teams):
+            continue
+        updates.append({"id": tid, "o": _hashed(organizer), "t": json.dumps(team_hashes)})
+    if updates:
+        db.execute("UPDATE tournament SET organizer_key = :o, team_keys = :t WHERE id = :id", updates)
+
+
 #: The schema's history, oldest first: migration ``i`` (1-based) brings a database from
 #: version ``i - 1`` to ``i``. An entry is portable SQL text (statements separated by
 #: ``;``, run on both backends: ``TEXT``, ``INTEGER``, ``BIGINT``, ``DOUBLE PRECISION``,
@@ -45,15 +87,15 @@ MIGRATIONS: list[str | dict[str, str] | Callable[[Database], None]] = [
     _hash_edit_keys,
     # 4: `truco db prune` finds idle matches by their last change (issue 12).
     "CREATE INDEX IF NOT EXISTS match_updated ON match (updated)",
-    # 5: tournaments, their slots and audit log (issue 11); the SQL is in scorer.app.tournament_store.
-    lambda db: run_script(db, __import__("scorer.app.tournament_store", fromlist=["MIGRATION"]).MIGRATION),
+    # 5: tournaments, their slots and audit log (issue 11).
+    TOURNAMENT_TABLES,
     # 6: a tournament's times to the second on PostgreSQL too (its REAL is 4 bytes: steps of 2 minutes
     # at today's dates), so `truco db copy` carries them as stored (issue 19).
     {"sqlite": "", "postgresql": "ALTER TABLE tournament ALTER COLUMN created TYPE DOUBLE PRECISION,"
                                  " ALTER COLUMN updated TYPE DOUBLE PRECISION;"
                                  "ALTER TABLE tournament_audit ALTER COLUMN at TYPE DOUBLE PRECISION"},
-    # 7: tournaments' organizer and team keys at rest are hashes (issue 23); in scorer.app.tournament_keys.
-    lambda db: __import__("scorer.app.tournament_keys", fromlist=["hash_stored_keys"]).hash_stored_keys(db),
+    # 7: tournaments' organizer and team keys at rest are hashes (issue 23).
+    _hash_tournament_keys,
 ]
 
 

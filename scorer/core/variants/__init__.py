@@ -14,6 +14,26 @@ The package is in rooms, one job each: :mod:`.rules` (the parts a variant is bui
 ladder steps, Envido, Flor, special hand, options, Falta conventions), :mod:`.words` (the
 table's words per family and language), :mod:`.variant` (:class:`Variant`) and
 :mod:`.registry` (every variant, and looking one up). Callers use the names below.
+
+A variant is looked up by id and read as data; a new one is a :class:`Variant` registered
+(usually built in :mod:`.registry` itself), and every module that reads the registry sees it:
+
+>>> import dataclasses
+>>> from scorer.core.variants import VARIANTS, get_variant, register, unregister, variants_where
+>>> paulista = get_variant("paulista")
+>>> paulista.target, [(step.call, step.worth) for step in paulista.truco_ladder]
+(12, [('truco', 3), ('seis', 6), ('nove', 9), ('doze', 12)])
+>>> "paulista" in variants_where(lambda variant: variant.cards.has_manilhas)
+True
+>>> register(dataclasses.replace(get_variant("truco-15"), id="truco-12", target=12)).target
+12
+>>> "truco-12" in VARIANTS
+True
+>>> unregister("truco-12")
+>>> get_variant("truco-12")
+Traceback (most recent call last):
+    ...
+scorer.core.errors.RuleError: Unknown variant truco-12.
 """
 
 from scorer.core.variants.registry import (

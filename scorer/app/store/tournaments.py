@@ -1,8 +1,9 @@
 """All of the tournaments' SQL: tournaments, their slots (matches) and their audit log.
 
 Portable SQL on purpose (``TEXT``/``INTEGER``/``REAL`` columns, ``:name`` parameters, no
-SQLite-only syntax), so the store can also run on PostgreSQL. The tables come from one
-migration appended to :data:`scorer.app.store.MIGRATIONS` (:data:`MIGRATION`).
+SQLite-only syntax), so the store can also run on PostgreSQL. The tables come from
+migration 5 of :data:`scorer.app.store.MIGRATIONS`
+(:data:`scorer.app.store.migrations.TOURNAMENT_TABLES`).
 
 A tournament row holds the settings, teams, seed order and drawn lots (JSON) and a
 ``version`` bumped by every change, which the TV page polls. A slot row links one slot
@@ -24,26 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.app import store
-
-#: Migration text for :data:`scorer.app.store.MIGRATIONS` (tournaments, issue 11).
-MIGRATION = (
-    "CREATE TABLE tournament ("
-    " id TEXT PRIMARY KEY, organizer_key TEXT NOT NULL, name TEXT NOT NULL, variant TEXT NOT NULL,"
-    " options TEXT NOT NULL, settings TEXT NOT NULL, teams TEXT NOT NULL, players TEXT,"
-    " seeds TEXT NOT NULL, lots TEXT NOT NULL, team_keys TEXT NOT NULL,"
-    " version INTEGER NOT NULL DEFAULT 0, epoch INTEGER NOT NULL DEFAULT 0,"
-    " created REAL NOT NULL, updated REAL NOT NULL);"
-    "CREATE TABLE tournament_slot ("
-    " tournament_id TEXT NOT NULL REFERENCES tournament (id), slot TEXT NOT NULL, position INTEGER NOT NULL,"
-    " match_id TEXT, series_id TEXT, table_number INTEGER, result TEXT, hold TEXT,"
-    " PRIMARY KEY (tournament_id, slot));"
-    "CREATE INDEX tournament_slot_series ON tournament_slot (series_id);"
-    "CREATE TABLE tournament_audit ("
-    " tournament_id TEXT NOT NULL REFERENCES tournament (id), seq INTEGER NOT NULL, at REAL NOT NULL,"
-    " who TEXT NOT NULL, kind TEXT NOT NULL, slot TEXT, before_value TEXT, after_value TEXT,"
-    " PRIMARY KEY (tournament_id, seq))"
-)
+from scorer.app.store.connection import write
 
 
 @dataclass(frozen=True)
@@ -130,7 +112,7 @@ def create_tournament(db: sqlite3.Connection, *, tid: str, organizer_hash: str, 
     hashes of its keys, its ``slots`` (ids, layout order) and first audit entries
     (``(who, kind, after)``), all or nothing; return it."""
     now = time.time()
-    with store.write(db):
+    with write(db):
         db.execute(
             "INSERT INTO tournament (id, organizer_key, name, variant, options, settings, teams, players,"
             " seeds, lots, team_keys, version, created, updated) VALUES (:id, :key, :name, :variant, :options,"
@@ -257,7 +239,7 @@ def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, i
     unused). Returns how many slots were linked, or -1 (nothing linked) if the
     tournament was reopened since ``epoch``: the caller looks again."""
     linked = 0
-    with store.write(db):
+    with write(db):
         _lock(db, tid)
         if db.execute("SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"] != epoch:
             return -1
@@ -291,7 +273,7 @@ def record_result(db: sqlite3.Connection, tid: str, slot: str, result: dict[str,
     a table's Undo either committed first (its new version is seen: nothing recorded) or
     waits for this commit, then finds the result taken and is refused
     (:func:`scorer.app.tournament_service.guard`, run inside the Undo's write)."""
-    with store.write(db):
+    with write(db):
         _lock(db, tid)
         if epoch is not None and db.execute(
                 "SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"] != epoch:
@@ -314,7 +296,7 @@ def update_result(db: sqlite3.Connection, tid: str, slot: str, before: dict[str,
                   after: dict[str, Any] | None, who: str, kind: str) -> bool:
     """Replace a slot's result (``before`` must still be the stored one), audited; False
     (nothing changed) if it no longer is."""
-    with store.write(db):
+    with write(db):
         _lock(db, tid)
         r = db.execute("SELECT result FROM tournament_slot WHERE tournament_id = :t AND slot = :slot",
                        {"t": tid, "slot": slot}).fetchone()
@@ -334,7 +316,7 @@ def reopen(db: sqlite3.Connection, tid: str, slot: str, undone: list[str], versi
     dependent slots (result and match link cleared; their matches stay in the database,
     outside the tournament), in one transaction, audited. Guarded by the tournament's
     ``version``: False, nothing changed, if anything changed since the caller looked."""
-    with store.write(db):
+    with write(db):
         _lock(db, tid)
         cur = db.execute("UPDATE tournament SET version = version + 1, epoch = epoch + 1, updated = :now"
                          " WHERE id = :t AND version = :v", {"now": time.time(), "t": tid, "v": version})
@@ -354,7 +336,7 @@ def reopen(db: sqlite3.Connection, tid: str, slot: str, undone: list[str], versi
 def rename_team(db: sqlite3.Connection, tid: str, team: int, name: str, who: str) -> list[str]:
     """Rename team ``team`` (index), audited; returns the match ids whose side names the
     caller should update too (every game of every slot series)."""
-    with store.write(db):
+    with write(db):
         _lock(db, tid)
         row = get_tournament(db, tid)
         teams = list(row.teams)  # type: ignore[union-attr]
@@ -370,7 +352,7 @@ def rename_team(db: sqlite3.Connection, tid: str, team: int, name: str, who: str
 def set_lots(db: sqlite3.Connection, tid: str, drawn: dict[int, int], who: str, group: list[int]) -> None:
     """Add drawn lots (team -> number) for a tie that needed them, audited (teams that
     already have a lot keep it)."""
-    with store.write(db):
+    with write(db):
         _lock(db, tid)
         row = get_tournament(db, tid)
         lots = dict(row.lots)  # type: ignore[union-attr]
@@ -402,7 +384,7 @@ def locked(db: sqlite3.Connection, tid: str) -> Iterator[TournamentRow | None]:
     as it is, and two corrections or confirmations never work from the same old state).
     The writes above join it. SQLite's ``BEGIN IMMEDIATE`` already lets one writer in at a
     time; PostgreSQL locks the tournament's row (``FOR UPDATE``)."""
-    with store.write(db):
+    with write(db):
         _lock(db, tid)
         yield get_tournament(db, tid)
 

@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from scorer.core.card_order import card_order, check_variant, compare, manilha_name, manilhas_for, strength_level
+from scorer.core.card_order import (
+    card_order, check_variant, compare, manilha_name, manilhas_for, strength_level, turned_up_card,
+)
+from scorer.core.card_rules import URUGUAYAN_PIEZAS
 from scorer.core.cards import Card, check_deck, check_lang, deck_cards, parse_card, parse_hand, parse_rank
 from scorer.core.envido_points import count_spans, envido_points, possible_counts
 from scorer.core.errors import N_, CardError
@@ -44,7 +47,8 @@ def _read_muestra(text: str | None, lang: str) -> Card | None:
 
 
 def envido_json(
-    cards: str, *, flor: bool = False, muestra: str | None = None, lang: str = "pt"
+    cards: str, *, flor: bool = False, muestra: str | None = None, lang: str = "pt",
+    variant: str | None = None, vira: str | None = None,
 ) -> dict[str, Any]:
     """Envido (and Flor) points of three typed-in cards, as a JSON-ready dict.
 
@@ -53,6 +57,11 @@ def envido_json(
     :param muestra: the Uruguayan muestra card, typed in, or ``None``; a muestra puts Flor
         in play (:func:`scorer.core.variants.flor_in_play`).
     :param lang: ``pt``, ``es`` or ``en`` for reading the cards and writing names.
+    :param variant: a variant id whose piezas count (its
+        :attr:`~scorer.core.card_rules.CardRules.piezas`; the turned-up card is its ``muestra``
+        or its ``vira``, as the variant names it), and whose Flor is in play; ``None``: the
+        Uruguayan piezas when a ``muestra`` is given.
+    :param vira: the turned-up card of a variant whose piezas follow the vira (Venezolano).
     :return: ``{"hand", "muestra", "piezas", "points", "cards", "flor", "flor_points",
         "flor_cards", "explanation", "envido_explanation", "possible", "names", "lang"}``; cards
         are canonical codes, ``names`` maps each code to its name in ``lang``; ``flor_points``
@@ -61,15 +70,27 @@ def envido_json(
         instead (REFERENCE.md 1.7); ``possible`` gives the counts a match accepts
         (``{"envido": [[0, 7], [20, 33]], "flor": [[20, 38]] or None}``), from
         :func:`scorer.core.envido_points.possible_counts`, the definition the engine uses.
-    :raise CardError: bad card, wrong count (``card_count``), duplicate, bad language.
+    :raise CardError: bad card, wrong count (``card_count``), duplicate, bad language,
+        ``bad_variant``, ``vira_required``/``muestra_required``/``vira_not_used``/
+        ``muestra_not_used`` for the variant's turned-up card.
     Sources: see :func:`scorer.core.envido_points.envido_points`.
     """
     lang = check_lang(lang)
-    muestra_card = _read_muestra(muestra, lang)
+    pieces = URUGUAYAN_PIEZAS
+    if variant is not None:
+        v = check_variant(variant)
+        vira_card = _read_muestra(vira, lang)
+        muestra_card = _read_muestra(muestra, lang)
+        card_order(v, vira=vira_card, muestra=muestra_card)  # the variant's turned-up card, or refused
+        pieces = v.cards.piezas or URUGUAYAN_PIEZAS
+        muestra_card = turned_up_card(v, vira=vira_card, muestra=muestra_card) if v.cards.piezas else None
+        flor = flor or v.plays_flor(v.resolve_options(None))
+    else:
+        muestra_card = _read_muestra(muestra, lang)
     hand = parse_hand(cards, lang, count=3)
     with_muestra = muestra_card is not None
     with_flor = flor_in_play(flor=flor, muestra=with_muestra)
-    result = envido_points(hand, flor=with_flor, muestra=muestra_card)
+    result = envido_points(hand, flor=with_flor, muestra=muestra_card, pieces=pieces)
     shown = list(hand) + ([muestra_card] if muestra_card else [])
     return {
         "hand": [c.code for c in hand],
@@ -83,9 +104,9 @@ def envido_json(
         "explanation": result.explanation(lang),
         "envido_explanation": result.envido.explain(lang) if result.envido else None,
         "possible": {
-            "envido": [list(span) for span in count_spans(possible_counts("envido", muestra=with_muestra))],
+            "envido": [list(span) for span in count_spans(possible_counts("envido", pieces=pieces if with_muestra else None))],
             "flor": (
-                [list(span) for span in count_spans(possible_counts("flor", muestra=with_muestra))]
+                [list(span) for span in count_spans(possible_counts("flor", pieces=pieces if with_muestra else None))]
                 if with_flor else None
             ),
         },

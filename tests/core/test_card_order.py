@@ -249,8 +249,8 @@ def test_uruguayan_compare(first, second, muestra, winner):
 
 @pytest.mark.parametrize(
     ("variant", "kwargs"),
-    [("truco-15", {}), ("argentino-30", {}), ("gauderio", {}), ("truc", {}), ("mineiro", {}),
-     ("paulista", {"vira": 3}), ("uruguaio", {"muestra": Card(1, "e")})],
+    [(v.id, {v.cards.piezas.turned_up: Card(1, "e")} if v.cards.piezas
+             else {"vira": 3} if v.cards.vira_manilhas else {}) for v in VARIANTS.values()],
 )
 def test_every_order_holds_the_whole_deck_once(variant, kwargs):
     order = card_order(variant, **kwargs)
@@ -299,4 +299,4 @@ def test_manilhas_for_variant_without_manilhas():
 
 def test_variants_list():
     assert set(VARIANTS) == {"truco-15", "argentino-30", "uruguaio", "paulista", "mineiro",
-                             "gauderio", "truc"}
+                             "gauderio", "truc", "venezolano"}

@@ -56,7 +56,8 @@ def check_flags(args: MultiDict) -> None:
 
 
 def envido_result(args: MultiDict) -> dict[str, Any]:
-    """``envido_json`` for the request's ``cards``/``card``, ``flor`` and ``muestra``.
+    """``envido_json`` for the request's ``cards``/``card``, ``flor`` and ``muestra``, and a
+    ``variant`` whose piezas count with its ``vira`` or ``muestra``.
 
     :raise CardError: unreadable cards. :raise TrucoError: ``flor`` is not a yes/no value.
     """
@@ -65,6 +66,8 @@ def envido_result(args: MultiDict) -> dict[str, Any]:
         flor=flag(args, "flor"),
         muestra=args.get("muestra", "").strip() or None,
         lang=card_lang(),
+        variant=args.get("variant") or None,
+        vira=args.get("vira", "").strip() or None,
     )
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from scorer.core.card_order import (
     card_order, check_variant, compare, manilha_name, manilhas_for, strength_level, turned_up_card,
 )
-from scorer.core.card_rules import URUGUAYAN_PIEZAS
+from scorer.core.card_rules import URUGUAYAN_PIEZAS, PiezaRules
 from scorer.core.cards import Card, check_deck, check_lang, deck_cards, parse_card, parse_hand, parse_rank
 from scorer.core.envido_points import count_spans, envido_points, possible_counts
 from scorer.core.errors import N_, CardError
@@ -44,6 +44,24 @@ def _read_muestra(text: str | None, lang: str) -> Card | None:
     if text is None or not str(text).strip():
         return None
     return parse_card(text, lang)
+
+
+def _piezas_of(
+    variant: str | None, vira: str | None, muestra: str | None, lang: str, *, flor: bool
+) -> tuple[Card | None, PiezaRules, bool]:
+    """The turned-up card whose piezas count, the piezas' rules, and whether Flor is in play:
+    the ``variant``'s (its vira or muestra, its piezas, its Flor), else the Uruguayan piezas
+    for a ``muestra``.
+
+    :raise CardError: as :func:`scorer.core.card_order.card_order` for the variant's card.
+    """
+    if variant is None:
+        return _read_muestra(muestra, lang), URUGUAYAN_PIEZAS, flor
+    v = check_variant(variant)
+    vira_card, muestra_card = _read_muestra(vira, lang), _read_muestra(muestra, lang)
+    card_order(v, vira=vira_card, muestra=muestra_card)  # the variant's turned-up card, or refused
+    turned = turned_up_card(v, vira=vira_card, muestra=muestra_card) if v.cards.piezas else None
+    return turned, v.cards.piezas or URUGUAYAN_PIEZAS, flor or v.plays_flor(v.resolve_options(None))
 
 
 def envido_json(
@@ -76,17 +94,7 @@ def envido_json(
     Sources: see :func:`scorer.core.envido_points.envido_points`.
     """
     lang = check_lang(lang)
-    pieces = URUGUAYAN_PIEZAS
-    if variant is not None:
-        v = check_variant(variant)
-        vira_card = _read_muestra(vira, lang)
-        muestra_card = _read_muestra(muestra, lang)
-        card_order(v, vira=vira_card, muestra=muestra_card)  # the variant's turned-up card, or refused
-        pieces = v.cards.piezas or URUGUAYAN_PIEZAS
-        muestra_card = turned_up_card(v, vira=vira_card, muestra=muestra_card) if v.cards.piezas else None
-        flor = flor or v.plays_flor(v.resolve_options(None))
-    else:
-        muestra_card = _read_muestra(muestra, lang)
+    muestra_card, pieces, flor = _piezas_of(variant, vira, muestra, lang, flor=flor)
     hand = parse_hand(cards, lang, count=3)
     with_muestra = muestra_card is not None
     with_flor = flor_in_play(flor=flor, muestra=with_muestra)

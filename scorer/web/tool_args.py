@@ -98,7 +98,7 @@ def compare_result(args: MultiDict, *, page_vira: bool = False) -> dict[str, Any
         return None
     variant = args.get("cvariant") or args.get("variant") or None
     vira = args.get("vira", "").strip() or None
-    if page_vira and variant in VARIANTS and not get_variant(variant).cards.vira_manilhas:
+    if page_vira and variant in VARIANTS and not get_variant(variant).cards.takes_vira:
         vira = None
     return calculators.compare_json(
         first,

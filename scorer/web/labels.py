@@ -20,10 +20,6 @@ from scorer.core.variants import FLOR_CALLS, GLOSSES, TABLE_WORDS, VARIANTS, Tab
 from scorer.present.log_words import table_word
 from scorer.web.i18n import locale_code
 
-#: Which table's words each variant uses (the variant's own ``family``: variants.TABLE_WORDS).
-FAMILY = {variant.id: variant.family for variant in VARIANTS.values()}
-
-
 
 def words_of(variant: str) -> TableWords:
     """The table words of ``variant`` (the Rioplatense ones for an unknown id)."""

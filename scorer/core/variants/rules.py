@@ -48,7 +48,7 @@ class EnvidoRules:
         chains: accepted value of each legal chain without Falta (tuple of calls -> tentos).
             A refused chain pays its last caller the accepted value of the chain minus its
             last call, or 1 when that is empty (REFERENCE.md 1.5, seed 000 "Pedir Envido").
-            ``falta_envido`` may end any of these chains (or stand alone).
+            ``falta_envido`` may end any of these chains (or stand alone) where ``falta``.
         closes_on_truco_accepted: Envido can no longer be called once a Truco is accepted
             (argentino-30, uruguaio; REFERENCE.md 1.4) -- otherwise it stays open until the
             first trick is decided (seed 000).

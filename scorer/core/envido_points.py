@@ -14,6 +14,10 @@ three of a suit, two or three piezas, or one pieza and two cards of one suit: wi
 piezas the best pieza counts in full and the others only their last digit (29 -> 9, 28 -> 8,
 27 -> 7); with one pieza, the pieza + the other two; three of a suit without piezas, 20 + all.
 
+Another variant's piezas are counted the same way with its own ranks and points, given as a
+:class:`~scorer.core.card_rules.PiezaRules` (the variant's ``cards.piezas``): Venezolano's perico
+and perica, the 11 and 10 of the vira's suit, count 30 and 29 (docs/rules-venezolano.md).
+
 Pure module: no I/O. Bad input raises :class:`CardError`.
 """
 

@@ -109,10 +109,13 @@ def _code(line: str) -> str:
 
 
 def named_outside_the_registry() -> dict[str, list[str]]:
-    """``{file: lines}`` of production code (``scorer/``) and ``bench/`` that name an id."""
+    """``{file: lines}`` of production code (``scorer/``, the templates, the pages' scripts) and
+    ``bench/`` that name an id."""
     pattern = id_pattern()
     named = {}
-    for path in sorted([*PACKAGE.rglob("*.py"), *BENCH.rglob("*.py")]):
+    root = PACKAGE.parent
+    pages = [*(root / "templates").rglob("*.html"), *(root / "static" / "js").glob("*.js")]
+    for path in sorted([*PACKAGE.rglob("*.py"), *BENCH.rglob("*.py"), *pages]):
         if REGISTRY_DIR in path.parents:
             continue
         name = str(path.relative_to(PACKAGE.parent))

@@ -92,7 +92,7 @@ def _check_table(v: Variant, *, vira: object = None, muestra: object = None, dec
     if muestra is not None and not v.cards.muestra:
         raise CardError(
             "muestra_not_used", N_("The variant {token} has no muestra; these variants have one: {allowed_ids}."),
-            allowed=variants_where(lambda w: w.cards.muestra), token=v.id, variant=PageText(v.title),
+            allowed=variants_where(lambda w: w.cards.muestra), token=v.id,
             allowed_ids=", ".join(variants_where(lambda w: w.cards.muestra)),
         )
     if vira is not None and not v.cards.takes_vira:
@@ -103,7 +103,7 @@ def _check_table(v: Variant, *, vira: object = None, muestra: object = None, dec
     if deck not in v.cards.decks:
         raise CardError(
             "deck_not_used", N_("The variant {token} is not played with the baralho {deck}; these variants are: {allowed_ids}."),
-            allowed=variants_where(lambda w: deck in w.cards.decks), token=v.id, variant=PageText(v.title),
+            allowed=variants_where(lambda w: deck in w.cards.decks), token=v.id,
             deck=deck, allowed_ids=", ".join(variants_where(lambda w: deck in w.cards.decks)),
         )
 

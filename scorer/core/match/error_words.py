@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 from scorer.core.errors import PageText, RuleError
 from scorer.core.variants import VARIANTS, PageWord, TableWords
 
+
 class _CallNames(Mapping[str, str]):
     """Call id -> its name at the first registered table that says it (read from the registry
     each time, so a variant registered later is named too)."""

@@ -22,6 +22,13 @@ from tests.engine_notation import play
 
 V = "venezolano"
 
+# The whole match tests/matches/venezolano_vale_juego_ends_game.jsonl (expected.json: 17-24, side 1
+# wins), hand by hand from the values below: 1) truco refused, +1 side 0 (1-0); 2) Envido and
+# "quiero y envido" accepted, 37 beats 33, +4 side 1; vale nueve refused, +6 side 0 (7-4); 3) Flor
+# unanswered +3 side 0, the hand with no call won by side 1, +1 (10-5); 4) truco accepted, Envido
+# refused +1 side 1, retruco accepted and won by side 0, +6 (16-6); 5) no call, won 2-1 by side 0,
+# +1 (17-6); 6) vale juego accepted and won by side 1: the game (17-24).
+
 LADDER = [
     # script, expected score (STEEMIT-VE; BUENASTAREAS-VE)
     ("w0", [1, 0]),                                                   # a hand with no call: 1

@@ -12,7 +12,11 @@ tap to screen beside the no-network floor page with and without 150 ms of latenc
 heights per variant and state; prints them and writes ``bench/results-browser.json``,
 leaving ``bench/results.json`` as it is), ``--only db`` (SQLite vs PostgreSQL, one and two
 processes, bench/db.py), ``--only tournament`` (a 64-team knockout played through the API,
-bench/tournament.py; printed only).
+bench/tournament.py; printed only), ``--only phones`` (what an unchanged poll costs with 10,
+500 and 2,000 phones connected, waitress beside gunicorn, bench/phones.py), ``--only hosting``
+(tables per app core for the laptop command and the hosted recipe, and another table's
+action p95 during a flood, bench/hosting.py); these two write their part of
+``bench/results_hosting.json``.
 """
 
 from __future__ import annotations
@@ -260,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
-    ap.add_argument("--only", choices=["browser", "db", "tournament"],
+    ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting"],
                     help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
                          "bench/results_db.json; tournament: a 64-team knockout); results.json is not written")
     args = ap.parse_args(argv)
@@ -268,6 +272,11 @@ def main(argv: list[str] | None = None) -> int:
         return main_browser_only(args)
     if args.only == "db":
         return main_db_only(args)
+    if args.only in ("phones", "hosting"):  # issue 23: bench/phones.py, bench/hosting.py
+        from bench import hosting
+
+        budget = 120.0 if args.only == "phones" else 300.0  # about 2 and 5 minutes
+        return hosting.main(args.only, args.quick, Clock(budget), say, measure_capacity, run_loadgen)
     if args.only == "tournament":  # issue 11: bench/tournament.py
         from bench import tournament
 

@@ -47,10 +47,14 @@ class MatchRef:
 class Client:
     """One keep-alive HTTP/1.1 connection to the server (reconnects when closed)."""
 
-    def __init__(self, base: str, timeout: float = 10.0) -> None:
+    def __init__(self, base: str, timeout: float = 10.0, source: str | None = None) -> None:
         u = urllib.parse.urlsplit(base)
         self.host, self.port, self.timeout = u.hostname, u.port, timeout
-        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        self.source = (source, 0) if source else None  # a loopback address to send from (127.0.0.2)
+        self.conn = self.connect()
+
+    def connect(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection(self.host, self.port, timeout=self.timeout, source_address=self.source)
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, bytes, float]:
@@ -64,7 +68,7 @@ class Client:
                 return resp.status, data, time.perf_counter() - t0
             except (http.client.HTTPException, ConnectionError):
                 self.conn.close()
-                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+                self.conn = self.connect()
                 if attempt:
                     raise
         raise AssertionError("unreachable")

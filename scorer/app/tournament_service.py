@@ -5,7 +5,7 @@ Views and the API call only this module (and :mod:`scorer.web.common` for what b
 tournament views share). It validates and creates a tournament, loads one (layout,
 results, live games), exports it, advances it (results read from finished matches, the next
 matches created once both teams are known, lots drawn for a finished stage's
-remaining ties) and applies corrections. :func:`on_action` is the hook the match
+remaining ties); corrections are in :mod:`scorer.app.tournament_corrections`. :func:`on_action` is the hook the match
 service calls after every stored action: a table's last point moves the tournament on.
 :func:`guard` is the match service's guard (issue 19): once the tournament has taken a
 slot's result, its table's scoreboard is locked until the organizer reopens it; the check
@@ -15,9 +15,6 @@ still the ones it was read from, so the two never disagree.
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import logging
 import secrets
 import sqlite3
@@ -25,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.app import store, tournament_store as tstore
+from scorer.app.tournament_keys import TournamentKeys
 from scorer.app.match_service import MatchService
 from scorer.core import tournament as core
 from scorer.core.errors import N_, RuleError
@@ -34,8 +32,6 @@ log = logging.getLogger(__name__)
 
 #: Who made a change, as the audit log writes it.
 ORGANIZER = "organizer"
-#: Error codes of a correction refused because of what another one did first (HTTP 409).
-CONFLICTS = ("confirm_cascade", "changed_meanwhile", "already_done", "already_confirmed")
 #: The ``format`` field of a tournament export.
 EXPORT_FORMAT = "truco-scorer-tournament/1"
 
@@ -46,7 +42,8 @@ class Loaded:
     ``results`` (slot id -> :class:`~scorer.core.tournament.Result`), resolved ``view``, the
     latest game of every slot with a match (``live``), and ``ended``: for each reopened
     slot whose scoreboard has already ended, the result that end would give (the
-    organizer can take it, the ``take`` correction)."""
+    organizer can take it, the ``take`` correction). ``organizer_key``: the plain organizer
+    key, only on what :func:`create` returns (the database keeps its hash)."""
 
     row: tstore.TournamentRow
     t: core.Tournament
@@ -55,6 +52,7 @@ class Loaded:
     view: core.View
     live: dict[str, tstore.LiveGame]
     ended: dict[str, core.Result] = field(default_factory=dict)
+    organizer_key: str | None = None
 
 
 def settings_of(row: tstore.TournamentRow) -> core.Settings:
@@ -63,11 +61,13 @@ def settings_of(row: tstore.TournamentRow) -> core.Settings:
 
 
 def create(db: sqlite3.Connection, *, name: str, variant: str, options: dict[str, Any], teams: list[str],
-           players: list[list[str]], settings: core.Settings, draw: bool) -> Loaded:
-    """Store a new tournament and create its first matches.
+           players: list[list[str]], settings: core.Settings, draw: bool, keys: TournamentKeys) -> Loaded:
+    """Store a new tournament and create its first matches; the result carries the
+    organizer key (``organizer_key``), stored only as its hash.
 
     ``draw``: the seed order is a random draw (recorded in the audit) instead of the
-    order entered. The caller validated everything first.
+    order entered. ``keys``: the instance's keys (the teams' and tables'). The caller
+    validated everything first.
     """
     seeds = list(range(len(teams)))
     audit: list[tuple[str, str, Any]] = [(ORGANIZER, "create", {"teams": teams, "settings": settings.to_json()})]
@@ -75,14 +75,19 @@ def create(db: sqlite3.Connection, *, name: str, variant: str, options: dict[str
         secrets.SystemRandom().shuffle(seeds)
         audit.append((ORGANIZER, "draw", {"seeds": seeds}))
     t = core.build(teams, settings, seeds)
+    tid, organizer_key = store.new_id(), store.new_edit_key()
     row = tstore.create_tournament(
-        db, name=name, variant=variant, options=options, settings=settings.to_json(), teams=teams,
+        db, tid=tid, organizer_hash=store.hash_key(organizer_key), team_hashes=keys.team_hashes(tid, len(teams)),
+        name=name, variant=variant, options=options, settings=settings.to_json(), teams=teams,
         players=players, seeds=seeds, slots=[s.id for s in t.slots], audit=audit,
     )
-    return advance(db, row.id)  # type: ignore[return-value]
+    loaded = advance(db, row.id, keys=keys)
+    assert loaded is not None
+    loaded.organizer_key = organizer_key
+    return loaded
 
 
-def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: str) -> Loaded:
+def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: str, keys: TournamentKeys) -> Loaded:
     """Validate ``data`` (the API's body, or the create form shaped alike) and create.
 
     ``data``: ``{"name", "variant", "options", "teams" (names, or ``{"name", "players"}``
@@ -94,11 +99,11 @@ def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: s
     name = data.get("name")
     if name is not None and not isinstance(name, str):
         raise core.TournamentError("bad_name", N_("The tournament's name must be a text."))
-    name = " ".join((name or "").split())[:60] or default_name
+    name = core.check_text(name or "")[:60] or default_name
     raw_teams = data.get("teams")
     players: list[list[str]] = []
     if isinstance(raw_teams, list) and raw_teams and all(isinstance(t, dict) for t in raw_teams):
-        players = [[" ".join(x.split())[:24] for x in p] if isinstance(p := t.get("players"), list)
+        players = [[core.check_text(x)[:24] for x in p] if isinstance(p := t.get("players"), list)
                    and all(isinstance(x, str) for x in p) else [] for t in raw_teams]
         raw_teams = [t.get("name") for t in raw_teams]
     teams = list(core.check_teams(raw_teams))
@@ -113,7 +118,7 @@ def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: s
     if not isinstance(draw, bool):
         raise core.TournamentError("bad_setting", N_("{key} must be true or false."), key="draw")
     return create(db, name=name, variant=data["variant"], options=m.options, teams=teams,
-                  players=players, settings=settings, draw=draw)
+                  players=players, settings=settings, draw=draw, keys=keys)
 
 
 def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
@@ -168,11 +173,11 @@ def games_result(games: list, best_of: int, hold: str | None = None) -> core.Res
     return core.Result("played", winner, (tentos[0], tentos[1]), (wins[0], wins[1]))
 
 
-def advance(db: sqlite3.Connection, tid: str, who: str = "table") -> Loaded | None:
+def advance(db: sqlite3.Connection, tid: str, who: str = "table", *, keys: TournamentKeys) -> Loaded | None:
     """Bring the tournament up to date and return it: record the result of every slot
     whose series has ended, draw lots for ties a finished stage still has, and create
     the match of every slot whose two teams are now known (each slot once, even when
-    several requests advance at once). Safe to call at any time."""
+    several requests advance at once; its key from ``keys``). Safe to call at any time."""
     for _round in range(200):  # each pass settles at least one round; a bound, not a loop forever
         loaded = load(db, tid)
         if loaded is None:
@@ -194,7 +199,7 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table") -> Loaded | No
             changed = True
         if changed:
             continue
-        claims = [_start(db, loaded, sv) for sid, sv in loaded.view.slots.items()
+        claims = [_start(db, loaded, sv, keys) for sid, sv in loaded.view.slots.items()
                   if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None]
         if claims and tstore.claim_slots(db, tid, claims, loaded.row.epoch):
             continue  # linked some (look again), or reopened meanwhile (-1: look again)
@@ -217,16 +222,10 @@ def table_for(t: core.Tournament, slot: core.Slot) -> int | None:
     return None
 
 
-def table_key(organizer_key: str, slot_id: str) -> str:
-    """The edit key of the matches a tournament slot plays (URL-safe text, 256 bits): an
-    HMAC of the slot with the organizer's key, so the organizer's pages can show each
-    table's link again while the database keeps only the hash of the key (issue 12)."""
-    digest = hmac.new(organizer_key.encode(), f"table:{slot_id}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
-
-
-def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView) -> tuple[str, str, int | None]:
-    """Create the ordinary match of a slot whose teams are known; the claim to link it."""
+def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView, keys: TournamentKeys
+           ) -> tuple[str, str, int | None]:
+    """Create the ordinary match of a slot whose teams are known (its edit key derived by
+    ``keys``, so the organizer's pages can show the table's link again); the claim to link it."""
     row = loaded.row
     a, b = sv.teams  # both known: status "ready"
     players = None
@@ -236,11 +235,11 @@ def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView) -> tuple[s
         players = [list(pa), list(pb)]
     match = store.create_match(db, variant=row.variant, options=row.options, names=[row.teams[a], row.teams[b]],
                                mano=0, best_of=sv.slot.best_of, players=players,
-                               edit_key=table_key(row.organizer_key, sv.slot.id))
+                               edit_key=keys.table(row.id, sv.slot.id))
     return (sv.slot.id, match.id, table_for(loaded.t, sv.slot))
 
 
-def on_action(db: sqlite3.Connection, match: store.MatchRow) -> None:
+def on_action(db: sqlite3.Connection, match: store.MatchRow, *, keys: TournamentKeys) -> None:
     """The hook after a stored action: if the match plays a tournament slot, advance
     that tournament (a finished game or series moves the winner on). Never raises: the
     action is already stored, and the next read of the tournament advances it anyway."""
@@ -249,7 +248,7 @@ def on_action(db: sqlite3.Connection, match: store.MatchRow) -> None:
             return  # only a finished game can move a tournament on
         found = tstore.slot_of_series(db, match.series)
         if found is not None:
-            advance(db, found[0])
+            advance(db, found[0], keys=keys)
     except Exception:  # noqa: BLE001 - logged; the tournament catches up on its next read
         log.exception("advancing the tournament of match %s failed", match.id)
 
@@ -276,196 +275,6 @@ def guard(db: sqlite3.Connection, match: store.MatchRow, kind: str) -> None:
         if match.best_of == 1 or max(wins) > match.best_of // 2:
             raise RuleError("tournament_match_over", N_(
                 "This tournament match is over, so it has no Revanche: a new game would not count for the tournament."))
-
-
-# ---------------------------------------------------------------- corrections
-
-CORRECTIONS = ("walkover", "abandonment", "reopen", "take", "rename", "confirm")
-
-
-def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = ORGANIZER) -> dict[str, Any]:
-    """Apply one correction and return ``{"undone": [slot ids]}`` (matches voided).
-
-    ``data``: ``{"kind": "walkover", "slot", "absent": side}``, ``{"kind": "abandonment",
-    "slot", "abandoned": side, }``, ``{"kind": "reopen", "slot", "confirmed": bool}``,
-    ``{"kind": "rename", "team": index, "name"}``, ``{"kind": "confirm", "slot", "side"}``
-    (0, 1, or 2 for the organizer deciding for both), ``{"kind": "take", "slot"}`` (a
-    reopened match whose scoreboard has already ended: its end counts now), each with an
-    optional ``"version"``: the tournament's version the correction was decided on (a newer
-    one refuses it with ``changed_meanwhile``). A walkover or abandonment on a slot that
-    already has a result reopens it first. Without ``confirmed``, a change that would
-    undo later matches changes nothing and raises ``confirm_cascade`` listing them.
-
-    Corrections are serialised per tournament: each one reads the tournament, decides and
-    writes in one transaction that holds the tournament (:func:`tournament_store.locked`),
-    so two at once (two teams confirming, the organizer too) each work from the state
-    the other left, and either is stored whole or refused with nothing changed.
-
-    :raise core.TournamentError: bad correction (``bad_correction``, ``unknown_slot``,
-        ``not_playable``, ``confirm_cascade``, ``changed_meanwhile``, ``already_done``,
-        ``nothing_to_take``, ...).
-    """
-    kind = data.get("kind")
-    if kind not in CORRECTIONS:
-        raise core.TournamentError("bad_correction", N_(
-            "Unknown correction: choose walkover, abandonment, reopen, take, rename or confirm."))
-    seen = data.get("version")
-    if seen is not None and type(seen) is not int:
-        raise core.TournamentError("bad_correction", N_("The version must be a whole number."))
-    advance(db, tid)
-    renamed: list[tuple[str, str, str]] = []
-    undone: list[str] = []
-    try:
-        with tstore.locked(db, tid) as row:
-            if row is None:
-                raise core.TournamentError("unknown_tournament", N_("There is no tournament with this address."))
-            if seen is not None and seen != row.version:
-                raise _changed()
-            loaded = load(db, tid)
-            assert loaded is not None
-            if kind == "rename":
-                renamed = _rename_team(db, tid, loaded, data, who)
-            else:
-                undone = _apply(db, tid, loaded, kind, data, who)
-    except store.IntegrityError as e:  # cannot happen under the lock; never a 500 if it did
-        raise _changed() from e
-    for match_id, old, new in renamed:  # the matches' own rows, after the tournament's transaction
-        m = store.get_match(db, match_id)
-        if m is not None:
-            store.rename_match(db, match_id, [new if n == old else n for n in m.names])
-    advance(db, tid)
-    return {"undone": undone}
-
-
-def _changed() -> core.TournamentError:
-    return core.TournamentError("changed_meanwhile", N_("The tournament changed meanwhile: look again and retry."))
-
-
-def _apply(db: sqlite3.Connection, tid: str, loaded: Loaded, kind: str, data: dict[str, Any],
-           who: str) -> list[str]:
-    """A correction of one slot (not ``rename``), decided on ``loaded`` as read inside the
-    caller's transaction; returns the slots it undoes."""
-    slot_id = data.get("slot")
-    if not isinstance(slot_id, str):
-        raise core.TournamentError("bad_correction", N_("This correction needs the match (slot)."))
-    loaded.t.slot(slot_id)
-    if kind == "confirm":
-        _confirm_result(db, tid, loaded, slot_id, data, who)
-        return []
-    if kind == "take":
-        _take(db, tid, loaded, slot_id, who)
-        return []
-    had = loaded.results.get(slot_id)
-    side = data.get("absent" if kind == "walkover" else "abandoned")
-    if had is not None and had.kind == kind and type(side) is int and had.winner == 1 - side:
-        raise core.TournamentError("already_done", N_("This match already has this result: nothing changed."))
-    undone: list[str] = []
-    if had is not None or kind == "reopen":
-        undone = _reopen(db, tid, loaded, slot_id, data, who)
-        if kind == "reopen":
-            return undone
-        loaded = load(db, tid)
-        assert loaded is not None
-    _record_absence(db, tid, loaded, slot_id, kind, data, who)
-    return undone
-
-
-def _rename_team(db: sqlite3.Connection, tid: str, loaded: Loaded, data: dict[str, Any],
-                 who: str) -> list[tuple[str, str, str]]:
-    """The ``rename`` correction: the team's new name in the tournament; returns ``(match id,
-    old name, new name)`` for each of its matches, whose rows the caller renames."""
-    team, name = data.get("team"), data.get("name")
-    if type(team) is not int or not 0 <= team < len(loaded.row.teams) or not isinstance(name, str):
-        raise core.TournamentError("bad_correction", N_("Renaming needs a team number and a name."))
-    teams = list(loaded.row.teams)
-    teams[team] = name
-    teams = list(core.check_teams(teams))
-    old = loaded.row.teams[team]
-    return [(match_id, old, teams[team]) for match_id in tstore.rename_team(db, tid, team, teams[team], who)]
-
-
-def _confirm_result(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data: dict[str, Any],
-                    who: str) -> None:
-    """The ``confirm`` correction: a side (or the organizer, side 2) confirms a slot's result.
-
-    :raise core.TournamentError: ``already_confirmed`` (that side's confirmation, or both
-        for the organizer, was already there: nothing written).
-    """
-    side = data.get("side")
-    if side not in (0, 1, 2) or type(side) is not int:
-        raise core.TournamentError("bad_correction", N_("Confirming needs a side: 0, 1 or 2 (organizer)."))
-    new = core.confirm(loaded.t, loaded.results, slot_id, side)
-    if new[slot_id] == loaded.results[slot_id]:
-        raise core.TournamentError("already_confirmed", N_("This result was already confirmed: nothing changed."))
-    if not tstore.update_result(db, tid, slot_id, loaded.results[slot_id].to_json(), new[slot_id].to_json(),
-                                who, "confirm"):
-        raise _changed()
-
-
-def _reopen(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data: dict[str, Any],
-            who: str) -> list[str]:
-    """Reopen a slot (the ``reopen`` correction, or before a walkover or abandonment replaces
-    its result); return the later slots it undoes.
-
-    :raise core.TournamentError: ``not_playable``, ``confirm_cascade`` (later matches would be
-        undone and ``confirmed`` is not true), ``changed_meanwhile``.
-    """
-    if slot_id not in loaded.results and loaded.view.slots[slot_id].status != "ready":
-        raise core.TournamentError("not_playable", N_(
-            "This match cannot have a result yet: a team is still unknown."))
-    _new, undone = core.reopen(loaded.t, loaded.results, slot_id)
-    if undone and data.get("confirmed") is not True:
-        raise core.TournamentError("confirm_cascade", N_(
-            "This also undoes {count} later matches: confirm to go on."), allowed=undone, count=len(undone))
-    before = loaded.results[slot_id].to_json() if slot_id in loaded.results else None
-    srow = loaded.slots[slot_id]
-    hold = series_stamp(tstore.series_games(db, srow.series_id)) if srow.series_id else None
-    if not tstore.reopen(db, tid, slot_id, undone, loaded.row.version, who, before, hold):
-        raise _changed()
-    return undone
-
-
-def _take(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, who: str) -> None:
-    """The ``take`` correction: a reopened match whose scoreboard has already ended gets
-    that end as its result now (the table may also Undo and play on: its next end counts).
-
-    :raise core.TournamentError: ``nothing_to_take`` (the match has a result, or its
-        scoreboard has not ended), ``changed_meanwhile`` (the table changed it meanwhile).
-    """
-    srow = loaded.slots.get(slot_id)
-    result = None
-    if slot_id not in loaded.results and srow is not None and srow.series_id:
-        games, marks = tstore.read_series(db, srow.series_id)
-        result = games_result(games, loaded.t.slot(slot_id).best_of)
-    if result is None:
-        raise core.TournamentError("nothing_to_take", N_(
-            "This match has no ended scoreboard to take: it has a result already, or its game goes on."))
-    if not tstore.record_result(db, tid, slot_id, result.to_json(), who, "take", epoch=loaded.row.epoch,
-                                series=(srow.series_id, marks)):
-        raise _changed()
-
-
-def _record_absence(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, kind: str,
-                    data: dict[str, Any], who: str) -> None:
-    """Record a ``walkover`` or ``abandonment`` on a slot without a result: the other side
-    wins; an abandonment keeps the tentos its series' games had made."""
-    if loaded.view.slots[slot_id].status == "waiting":
-        raise core.TournamentError("not_playable", N_(
-            "This match cannot have a result yet: a team is still unknown."))
-    field = "absent" if kind == "walkover" else "abandoned"
-    side = data.get(field)
-    if side not in (0, 1) or type(side) is not int:
-        raise core.TournamentError("bad_correction", N_("Say which side (0 or 1) was absent or left."))
-    tentos, series = (0, 0), None
-    live = loaded.live.get(slot_id)
-    if kind == "abandonment" and live is not None:
-        srow = loaded.slots[slot_id]
-        if srow.series_id:  # the tentos as the board shows them when the result is taken
-            games, marks = tstore.read_series(db, srow.series_id)
-            tentos, series = (sum(g[0][0] for g in games), sum(g[0][1] for g in games)), (srow.series_id, marks)
-    result = core.Result(kind, 1 - side, tentos, (0, 0), (0, 1))
-    if not tstore.record_result(db, tid, slot_id, result.to_json(), who, kind, series=series):
-        raise _changed()
 
 
 def stamp(db: sqlite3.Connection, tid: str) -> str | None:
@@ -503,8 +312,3 @@ def export(db: sqlite3.Connection, loaded: Loaded) -> dict[str, Any]:
         "slots": slots, "standings": [r.to_json() for r in loaded.view.standings.rows],
         "champion": loaded.view.champion, "audit": tstore.get_audit(db, row.id),
     }
-
-
-def preview_reopen(loaded: Loaded, slot_id: str) -> list[str]:
-    """The slots reopening ``slot_id`` would undo (for the confirmation page)."""
-    return core.reopen(loaded.t, loaded.results, slot_id)[1]

@@ -17,7 +17,6 @@ This module imports neither Flask nor the engine.
 from __future__ import annotations
 
 import json
-import secrets
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -51,12 +50,13 @@ MIGRATION = (
 class TournamentRow:
     """One stored tournament: ``settings`` (JSON form of :class:`scorer.core.tournament.Settings`),
     ``teams`` names (entry order), ``players`` per team (lists, maybe empty), ``seeds`` team
-    indexes in seed order, ``lots`` drawn numbers by team, ``team_keys`` each team's
-    confirmation key, ``version`` bumped by every change, ``epoch`` by every reopening (a
+    indexes in seed order, ``lots`` drawn numbers by team, ``organizer_hash`` and
+    ``team_hashes`` the hashes of the organizer's key and of each team's confirmation key
+    (:mod:`scorer.app.tournament_keys`; never a key), ``version`` bumped by every change, ``epoch`` by every reopening (a
     request that looked before a reopening may no longer link matches or record results)."""
 
     id: str
-    organizer_key: str
+    organizer_hash: str
     name: str
     variant: str
     options: dict[str, Any]
@@ -65,7 +65,7 @@ class TournamentRow:
     players: tuple[tuple[str, ...], ...]
     seeds: tuple[int, ...]
     lots: dict[int, int]
-    team_keys: tuple[str, ...]
+    team_hashes: tuple[str, ...]
     version: int
     created: float
     updated: float
@@ -101,13 +101,13 @@ class LiveGame:
 
 def _tournament(r) -> TournamentRow:
     return TournamentRow(
-        id=r["id"], organizer_key=r["organizer_key"], name=r["name"], variant=r["variant"],
+        id=r["id"], organizer_hash=r["organizer_key"], name=r["name"], variant=r["variant"],
         options=json.loads(r["options"]), settings=json.loads(r["settings"]),
         teams=tuple(json.loads(r["teams"])),
         players=tuple(tuple(p) for p in json.loads(r["players"] or "[]")),
         seeds=tuple(json.loads(r["seeds"])),
         lots={int(k): v for k, v in json.loads(r["lots"]).items()},
-        team_keys=tuple(json.loads(r["team_keys"])),
+        team_hashes=tuple(json.loads(r["team_keys"])),
         version=r["version"], created=r["created"], updated=r["updated"], epoch=r["epoch"],
     )
 
@@ -122,21 +122,23 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def create_tournament(db: sqlite3.Connection, *, name: str, variant: str, options: dict[str, Any],
-                      settings: dict[str, Any], teams: list[str], players: list[list[str]],
-                      seeds: list[int], slots: list[str], audit: list[tuple[str, str, Any]]) -> TournamentRow:
-    """Store a new tournament with its ``slots`` (ids, layout order) and first audit
-    entries (``(who, kind, after)``), all or nothing; return it with its id and keys."""
-    tid, key, now = store.new_id(), store.new_edit_key(), time.time()
+def create_tournament(db: sqlite3.Connection, *, tid: str, organizer_hash: str, team_hashes: list[str], name: str,
+                      variant: str, options: dict[str, Any], settings: dict[str, Any], teams: list[str],
+                      players: list[list[str]], seeds: list[int], slots: list[str],
+                      audit: list[tuple[str, str, Any]]) -> TournamentRow:
+    """Store a new tournament ``tid`` (from :func:`scorer.app.store.new_id`) with the
+    hashes of its keys, its ``slots`` (ids, layout order) and first audit entries
+    (``(who, kind, after)``), all or nothing; return it."""
+    now = time.time()
     with store.write(db):
         db.execute(
             "INSERT INTO tournament (id, organizer_key, name, variant, options, settings, teams, players,"
             " seeds, lots, team_keys, version, created, updated) VALUES (:id, :key, :name, :variant, :options,"
             " :settings, :teams, :players, :seeds, :lots, :team_keys, 0, :now, :now)",
-            {"id": tid, "key": key, "name": name, "variant": variant, "options": _dumps(options),
+            {"id": tid, "key": organizer_hash, "name": name, "variant": variant, "options": _dumps(options),
              "settings": _dumps(settings), "teams": _dumps(teams), "players": _dumps(players),
              "seeds": _dumps(seeds), "lots": "{}",
-             "team_keys": _dumps([secrets.token_urlsafe(16) for _ in teams]), "now": now},
+             "team_keys": _dumps(team_hashes), "now": now},
         )
         db.executemany(
             "INSERT INTO tournament_slot (tournament_id, slot, position) VALUES (:t, :slot, :position)",

@@ -27,6 +27,8 @@ import click
 
 from scorer.app import addresses, store
 from scorer.cli import cli_lang
+from scorer.cli.metrics_port import start_metrics
+from scorer.cli.worker_process import run_worker
 from scorer.core.errors import N_
 
 #: Default database file, in the directory ``truco serve`` is started from.
@@ -144,35 +146,6 @@ def allow_open_files(wanted: int = CONNECTION_LIMIT + 256) -> int:
     return soft
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to send SIGTERM to this worker when its parent dies (even by kill -9)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-def _worker(serve_one, index: int) -> None:
-    """In a forked child: default signals, die with the parent, ``serve_one(index)``, then
-    exit (status 1 after printing the error, so the parent starts another)."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    _die_with_parent()
-    code = 0
-    try:
-        serve_one(index)
-    except KeyboardInterrupt:
-        pass
-    except BaseException:  # noqa: BLE001 (reported, then the parent starts another)
-        import traceback
-
-        traceback.print_exc()
-        code = 1
-    os._exit(code)
-
-
 def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
     """Fork ``workers`` processes that each call ``serve_one(index)`` on the inherited
     socket; start a new one when one dies; on SIGTERM or Ctrl+C stop them all."""
@@ -185,7 +158,7 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
         started[index] = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            _worker(serve_one, index)
+            run_worker(serve_one, index)
         children[pid] = index
 
     def stop(_signum, _frame) -> None:
@@ -234,28 +207,41 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
               help="Base URL phones should open (e.g. behind a proxy); used in links and QR codes. "
                    "https:// also makes cookies Secure, sends HSTS and accepts only its host name.")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
-              help="Waitress worker threads (per process).")
+              help="Worker threads per process (waitress or gunicorn).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Server processes sharing the port (use PostgreSQL, or SQLite on one machine).")
 @click.option("--proxy", "proxies", multiple=True, metavar="ADDRESS",
               help="Address (or network) of a reverse proxy whose X-Forwarded-For/-Proto/-Host are believed; repeatable.")
 @click.option("--rate-limit", "limits", multiple=True, metavar="KIND=LIMIT",
-              help="Change a per-client limit: create, import, action or read, e.g. create=30/minute, or KIND=off.")
+              help="Change a limit, e.g. create=30/minute, or KIND=off (a wrong KIND lists the kinds).")
 @click.option("--rate-limit-storage", default="memory://", show_default=True,
               help="Where the limits count (memory:// is per process; redis://HOST:PORT or memcached://HOST:PORT "
                    "shares them between servers).")
+@click.option("--secret-file", default=None, envvar="TRUCO_SECRET_FILE", metavar="PATH",
+              help="Instance secret the tournaments' team and table keys come from (made, mode 0600, if missing; "
+                   "default: beside the SQLite file, or ./truco.secret). TRUCO_SECRET gives it as text instead.")
 @click.option("--retention-days", default=180, show_default=True, type=click.IntRange(0, 36500),
               help="Delete matches (whole Revanche series) idle this many days, at start and daily (0: keep all).")
+@click.option("--metrics-port", type=click.IntRange(0, 65535), metavar="PORT",
+              help="Prometheus metrics on 127.0.0.1:PORT only (with --workers N, worker i on PORT+i).")
 @click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
 @click.option("--ghost-tap-ms", default=350, show_default=True, type=click.IntRange(0, 5000),
               help="A tap on a board shown less than this long ago counts as a double tap (0: off).")
 @click.option("--lang", type=click.Choice(sorted(cli_lang.LOCALES)), default=None,
               callback=lambda _ctx, _param, value: cli_lang.resolve(value),
               help="Language of the messages (default: the locale's, else pt).")
+@click.option("--server", "server_name", type=click.Choice(["waitress", "gunicorn"]), default="waitress",
+              show_default=True,
+              help="HTTP server: waitress (a laptop at the table) or gunicorn's gthread workers (a hosted "
+                   "instance behind nginx: a poll costs the same however many phones are connected).")
+@click.option("--poll-shortcut", is_flag=True,
+              help="Answer a phone's unchanged-board poll (204) before Flask: about 0.26 ms less CPU per "
+                   "poll; skips the app's per-request hooks for those polls (scorer/web/poll_shortcut.py).")
 def serve_command(
     host: str, port: int, db_path: str, public_url: str | None, threads: int, workers: int,
-    proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, retention_days: int,
-    no_qr: bool, ghost_tap_ms: int, lang: str,
+    proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, secret_file: str | None,
+    retention_days: int, no_qr: bool, ghost_tap_ms: int, lang: str, metrics_port: int | None = None,
+    server_name: str = "waitress", poll_shortcut: bool = False,
 ) -> None:
     """Run the phone scoreboard (waitress) and print the address and a QR code to join.
 
@@ -269,9 +255,17 @@ def serve_command(
     _ = cli_lang.translator(lang)
     database = database_setting(db_path)
     config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
+    config.update(secret_setting(database, secret_file))
+    config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
+    config["POLL_SHORTCUT"] = poll_shortcut
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it
+    if server_name == "gunicorn":  # the hosted recipe's server (scorer/cli/hosted.py)
+        from scorer.cli import hosted
+
+        hosted.serve(host, port, workers, threads, config, public_url, no_qr, retention_days, _)
+        return
     # A tournament keeps hundreds of phones connected (waitress's default limit is 100
     # connections); past 1,024 descriptors select() fails, so waitress must use poll().
     options = dict(
@@ -279,9 +273,11 @@ def serve_command(
         ident="",  # no "Server: waitress" on every response: bytes a phone has no use for
         max_request_body_size=MAX_BODY,
     )
+    if proxies:  # waitress would drop X-Forwarded-*: the app's ProxyFix believes them from --proxy peers only
+        options["clear_untrusted_proxy_headers"] = False
     sock = server = None
     if workers == 1:
-        server = waitress.create_server(create_app(config), host=host, port=port, **options)
+        server = waitress.create_server(start_metrics(create_app(config)), host=host, port=port, **options)
         if hasattr(server, "channel_class"):
             server.channel_class = waitress_channel()
         effective_port = server.effective_port
@@ -329,6 +325,23 @@ def serve_config(
     if public_url and urlsplit(public_url).hostname:
         config["TRUSTED_HOSTS"] = [urlsplit(public_url).hostname]
     return config
+
+
+def secret_setting(database: str, secret_file: str | None) -> dict:
+    """The app's instance-secret settings: ``TRUCO_SECRET`` as text, else the file (made
+    now, once, before any worker starts; see :mod:`scorer.app.tournament_keys`).
+
+    :raise click.BadParameter: the secret is too short or its file unreadable.
+    """
+    from scorer.app import tournament_keys
+
+    text = os.environ.get("TRUCO_SECRET") or None
+    path = os.path.abspath(secret_file) if secret_file else str(tournament_keys.secret_file_for(database))
+    try:
+        tournament_keys.instance_secret(database, path=path, text=text)
+    except tournament_keys.SecretError as e:
+        raise click.BadParameter(e.reason, param_hint="--secret-file or TRUCO_SECRET") from None
+    return {"INSTANCE_SECRET": text, "INSTANCE_SECRET_FILE": path}
 
 
 def init_database(database: str, _) -> None:
@@ -392,7 +405,7 @@ def serve_workers(workers: int, sock: socket.socket, config: dict, options: dict
     store.dispose_all()  # no pooled connection may cross the fork
 
     def serve_one(index: int) -> None:
-        app = create_app(config)
+        app = start_metrics(create_app(config), index)
         if index == 0:
             start_pruning(database, retention_days)
         worker = waitress.create_server(app, sockets=[sock], **options)

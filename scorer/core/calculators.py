@@ -85,7 +85,7 @@ def envido_json(
         are canonical codes, ``names`` maps each code to its name in ``lang``; ``flor_points``
         and ``flor_cards`` are ``None`` without a Flor; ``points`` and ``envido_explanation``
         are ``None`` (``cards`` empty) for a hand with a Flor in play, which sings its Flor
-        instead (REFERENCE.md 1.7); ``possible`` gives the counts a match accepts
+        instead (docs/rules.md §Envido count); ``possible`` gives the counts a match accepts
         (``{"envido": [[0, 7], [20, 33]], "flor": [[20, 38]] or None}``), from
         :func:`scorer.core.envido_points.possible_counts`, the definition the engine uses.
     :raise CardError: bad card, wrong count (``card_count``), duplicate, bad language,
@@ -139,7 +139,7 @@ def manilha_json(
         card was given, else ``None``.
     :raise CardError: ``no_manilhas``, ``vira_required``, ``vira_not_used``, ``not_in_deck``,
         ``deck_not_used``, bad card or rank.
-    Sources: seed 001 "Valor das cartas e manilhas"; REFERENCE.md 3.2, 4.
+    Sources: docs/rules.md §Vira and manilhas, §Fixed manilhas.
     """
     lang = check_lang(lang)
     check_deck(deck)

@@ -60,7 +60,7 @@ def manilhas_for(
     :raise CardError: ``vira_required`` (no vira where one is needed), ``vira_not_used``
         (a vira where there is none), ``no_manilhas`` for a variant without manilhas,
         ``deck_not_used`` for a deck the variant does not use, and as :func:`manilha_rank`.
-    Source: seed 001; REFERENCE.md 3.2 and 4.
+    Source: docs/rules.md §Vira and manilhas, §Fixed manilhas.
     """
     v = check_variant(variant)
     check_deck(deck)
@@ -82,7 +82,7 @@ def manilhas_for(
 
 def manilha_name(card: Card, manilhas: tuple[Card, ...]) -> str | None:
     """``"zap"``, ``"copas"``, ``"espadilha"`` or ``"pica-fumo"`` if ``card`` is one of
-    ``manilhas`` (strongest first), else ``None``. Source: seed 001 "Glossário"; REFERENCE.md 3.2, 4.
+    ``manilhas`` (strongest first), else ``None``. Source: docs/rules.md §Vira and manilhas, §Fixed manilhas.
     """
     return MANILHA_NAMES[manilhas.index(card)] if card in manilhas else None
 
@@ -125,9 +125,8 @@ def card_order(
     :return: levels of cards; 40 cards in all (24 for the limpo deck).
     :raise CardError: ``bad_variant``, ``vira_required``, ``vira_not_used``,
         ``muestra_required``, ``muestra_not_used``, ``deck_not_used``, ``not_in_deck``.
-    Sources: Argentine seed 000 (levels 1-14), seed 002 for gauderio, REFERENCE.md 1.2 and 5;
-    Uruguayan REFERENCE.md 2.3; Paulista seed 001, REFERENCE.md 3.2; Mineiro REFERENCE.md 4;
-    Catalan seed 004, REFERENCE.md 6.1.
+    Sources: docs/rules.md §Argentine order (also gauderio), §Muestra and piezas,
+    §Vira and manilhas, §Fixed manilhas, §Catalan order.
     """
     v = check_variant(variant)
     check_deck(deck)
@@ -192,8 +191,8 @@ def compare(
     on the table, in nobody's hand).
 
     :raise CardError: ``duplicate_card``, and as :func:`card_order` and :func:`strength_level`.
-    Sources: as :func:`card_order`; pardas: seed 000 "Quando uma vaza empata", seed 001
-    ("manilhas nunca empatam"), seed 004.
+    Sources: as :func:`card_order`; pardas: docs/rules.md §Pardas ("manilhas nunca empatam":
+    docs/rules.md §Vira and manilhas).
     """
     order = card_order(variant, vira=vira, muestra=muestra, deck=deck)
     table = [c for c in (vira, muestra) if isinstance(c, Card)]

@@ -22,22 +22,22 @@ Level = tuple[Card, ...]
 Order = tuple[Level, ...]
 
 PLAIN_RANKS: tuple[int, ...] = (3, 2, 1, 12, 11, 10, 7, 6, 5, 4)
-"""Ranks strongest first when suits do not matter: Catalan truc (seed 004 "Preparação"), and
-the ordinary cards of Paulista (seed 001 "Valor das cartas": 3 2 A K J Q 7 6 5 4) and Mineiro."""
+"""Ranks strongest first when suits do not matter: Catalan truc (docs/rules.md §Catalan order), and
+the ordinary cards of Paulista (3 2 A K J Q 7 6 5 4: docs/rules.md §Vira and manilhas) and Mineiro."""
 
 PAULISTA_CYCLE: tuple[int, ...] = (4, 5, 6, 7, 10, 11, 12, 1, 2, 3)
 """Paulista ranks weakest first, 4 5 6 7 Q J K A 2 3; the manilha is the rank after the vira,
-3 wrapping to 4 (seed 001 "Valor das cartas e manilhas"; REFERENCE.md 3.2)."""
+3 wrapping to 4 (docs/rules.md §Vira and manilhas)."""
 
 LIMPO_CYCLE: tuple[int, ...] = (10, 11, 12, 1, 2, 3)
-"""Baralho limpo cycle Q J K A 2 3: vira 3 gives the Qs (seed 001; REFERENCE.md 3.2)."""
+"""Baralho limpo cycle Q J K A 2 3: vira 3 gives the Qs (docs/rules.md §Vira and manilhas)."""
 
 MINEIRO_MANILHAS: tuple[Card, ...] = (Card(4, "b"), Card(7, "c"), Card(1, "e"), Card(7, "o"))
 """Mineiro's fixed manilhas, strongest first: 4 de paus (zap), 7 de copas (copeta),
-A de espadas (espadilha), 7 de ouros (pica-fumo) (REFERENCE.md 4)."""
+A de espadas (espadilha), 7 de ouros (pica-fumo) (docs/rules.md §Fixed manilhas)."""
 
 PIEZA_RANKS: tuple[int, ...] = (2, 4, 5, 11, 10)
-"""Pieza ranks of the muestra suit, strongest first (issue 3; REFERENCE.md 2.2)."""
+"""Pieza ranks of the muestra suit, strongest first (docs/rules.md §Muestra and piezas)."""
 
 
 def _by_rank(rank: int, cards: tuple[Card, ...] = DECK) -> Level:
@@ -45,7 +45,7 @@ def _by_rank(rank: int, cards: tuple[Card, ...] = DECK) -> Level:
 
 
 def _argentine() -> Order:
-    # Seed 000 "A hierarquia não segue a ordem numérica", levels 1-14; REFERENCE.md 1.2.
+    # Levels 1-14: docs/rules.md §Argentine order.
     return (
         (Card(1, "e"),), (Card(1, "b"),), (Card(7, "e"),), (Card(7, "o"),),
         _by_rank(3), _by_rank(2), (Card(1, "c"), Card(1, "o")),
@@ -55,14 +55,14 @@ def _argentine() -> Order:
 
 
 ARGENTINE_ORDER: Order = _argentine()
-"""The Argentine 14 levels, strongest first (seed 000; REFERENCE.md 1.2)."""
+"""The Argentine 14 levels, strongest first (docs/rules.md §Argentine order)."""
 
 PLAIN_ORDER: Order = tuple(_by_rank(r) for r in PLAIN_RANKS)
-"""3 2 1 12 11 10 7 6 5 4, suits irrelevant: Catalan truc (seed 004 "Preparação"; REFERENCE.md
-6.1), and the cards below the manilhas in Paulista and Mineiro (seed 001; REFERENCE.md 3.2, 4)."""
+"""3 2 1 12 11 10 7 6 5 4, suits irrelevant: Catalan truc (docs/rules.md §Catalan order),
+and the cards below the manilhas in Paulista and Mineiro (docs/rules.md §Vira and manilhas, §Fixed manilhas)."""
 
 CATALAN_ORDER: Order = PLAIN_ORDER
-"""Catalan truc: 3 2 1 12 11 10 7 6 5 4, suits irrelevant (seed 004 "Preparação"; REFERENCE.md 6.1)."""
+"""Catalan truc: 3 2 1 12 11 10 7 6 5 4, suits irrelevant (docs/rules.md §Catalan order)."""
 
 
 def manilha_rank(vira: Card | int, *, deck: str = "sujo") -> int:
@@ -72,7 +72,7 @@ def manilha_rank(vira: Card | int, *, deck: str = "sujo") -> int:
 
     :return: a Spanish-numbered rank (10 = Q, 11 = J, 12 = K, 1 = A).
     :raise CardError: ``not_in_deck`` for a vira rank outside the limpo deck; ``bad_deck``.
-    Source: seed 001 "Valor das cartas e manilhas"; REFERENCE.md 3.2, section 8 examples 19-22.
+    Source: docs/rules.md §Vira and manilhas.
     """
     rank = vira.rank if isinstance(vira, Card) else vira
     cycle = LIMPO_CYCLE if check_deck(deck) == "limpo" else PAULISTA_CYCLE
@@ -92,7 +92,7 @@ def paulista_manilhas(vira: Card | int, *, deck: str = "sujo") -> tuple[Card, ..
     espadas (espadilha), ouros (pica-fumo). They never tie.
 
     :raise CardError: as :func:`manilha_rank`.
-    Source: seed 001 "Valor das cartas e manilhas"; REFERENCE.md 3.2.
+    Source: docs/rules.md §Vira and manilhas.
     """
     rank = manilha_rank(vira, deck=deck)
     return tuple(Card(rank, s) for s in MANILHA_SUITS)
@@ -126,7 +126,7 @@ class PiezaRules:
 
 URUGUAYAN_PIEZAS = PiezaRules(PIEZA_RANKS, (30, 29, 28, 27, 27))
 """Truco uruguayo's piezas: 2 4 5 11 10 of the muestra suit, worth 30 29 28 27 27 for Envido
-and Flor; the 12 stands in for the muestra's own rank (issue 3; REFERENCE.md 2.2, 2.4)."""
+and Flor; the 12 stands in for the muestra's own rank (issue 3; docs/rules.md §Muestra and piezas, §Envido count with a muestra)."""
 
 
 def piezas(muestra: Card, rules: PiezaRules = URUGUAYAN_PIEZAS) -> tuple[Card, ...]:
@@ -134,7 +134,7 @@ def piezas(muestra: Card, rules: PiezaRules = URUGUAYAN_PIEZAS) -> tuple[Card, .
     first: the 2, 4, 5, 11, 10 of its suit; if the muestra is itself one of those ranks, the
     12 of the suit takes its place.
 
-    Source: issue 3; REFERENCE.md 2.2 (section 8 example 15: muestra 4 copa -> 12 copa is the "4").
+    Source: docs/rules.md §Muestra and piezas (muestra 4 copa: the 12 copa is the "4").
     """
     return rules.of(muestra)
 

@@ -3,8 +3,8 @@
 A card is a rank (Spanish numbering 1-7, 10 sota, 11 caballo, 12 rey) and a suit letter
 (``e`` espada, ``b`` basto/paus, ``c`` copa, ``o`` oro/ouros). The Brazilian deck is the same
 40 cards: A = 1, Q (dama) = 10, J (valete) = 11, K (rei) = 12, paus = basto, ouros = oro
-(issue 3; seed 000 "O baralho e a hierarquia"; seed 001 "Introdução"). The baralho limpo is the
-24 cards Q J K A 2 3 (seed 001 "Introdução"; REFERENCE.md section 3.1).
+(issue 3; docs/rules.md §Argentine order, §Vira and manilhas). The baralho limpo is the
+24 cards Q J K A 2 3 (docs/rules.md §Vira and manilhas).
 
 Every card has a canonical, language-independent code ``<rank><suit>`` such as ``"4b"`` or
 ``"10c"`` (used in JSON), and a printed name in Portuguese, Spanish or English that
@@ -29,7 +29,7 @@ SUITS: tuple[str, ...] = ("e", "b", "c", "o")
 """Suit letters of the canonical code: espada, basto (paus), copa, oro (ouros)."""
 
 LIMPO_RANKS: tuple[int, ...] = (10, 11, 12, 1, 2, 3)
-"""Ranks of the baralho limpo, Q J K A 2 3 (seed 001 "Introdução")."""
+"""Ranks of the baralho limpo, Q J K A 2 3 (docs/rules.md §Vira and manilhas)."""
 
 LANGS: tuple[str, ...] = ("pt", "es", "en")
 """Languages cards can be typed and printed in."""
@@ -38,10 +38,10 @@ DECKS: tuple[str, ...] = ("sujo", "limpo")
 """Paulista deck choices: baralho sujo (40 cards) or limpo (24 cards)."""
 
 MANILHA_NAMES: tuple[str, ...] = ("zap", "copas", "espadilha", "pica-fumo")
-"""Names of the four manilhas, strongest first: paus, copas, espadas, ouros (seed 001)."""
+"""Names of the four manilhas, strongest first: paus, copas, espadas, ouros (docs/rules.md §Vira and manilhas)."""
 
 MANILHA_SUITS: tuple[str, ...] = ("b", "c", "e", "o")
-"""Suits of the manilhas, strongest first, matching :data:`MANILHA_NAMES` (seed 001)."""
+"""Suits of the manilhas, strongest first, matching :data:`MANILHA_NAMES` (docs/rules.md §Vira and manilhas)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,11 +150,11 @@ DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS)
 """The 40 cards, suit by suit (espada, basto, copa, oro), ranks 1-7, 10-12."""
 
 LIMPO_DECK: tuple[Card, ...] = tuple(c for c in DECK if c.rank in LIMPO_RANKS)
-"""The 24 cards of the baralho limpo: Q J K A 2 3 of each suit (seed 001)."""
+"""The 24 cards of the baralho limpo: Q J K A 2 3 of each suit (docs/rules.md §Vira and manilhas)."""
 
 
 def deck_cards(deck: str = "sujo") -> tuple[Card, ...]:
-    """The cards of the Paulista ``deck``: 40 for ``"sujo"``, 24 for ``"limpo"`` (seed 001).
+    """The cards of the Paulista ``deck``: 40 for ``"sujo"``, 24 for ``"limpo"`` (docs/rules.md §Vira and manilhas).
 
     :raise CardError: ``bad_deck`` for another deck name.
     """

@@ -1,13 +1,12 @@
 """Envido and Flor points of a three-card hand, with the cards that make them and a one-line
 explanation; the Uruguayan muestra and its piezas.
 
-Argentine counting (seed 000 "Como se calcula o teu valor de Envido"; seed 002 "Envido";
-REFERENCE.md 1.3, 1.7): cards 1-7 count their number, 10 11 12 count 0; two cards of one suit
+Argentine counting (docs/rules.md §Envido count, §Flor count): cards 1-7 count their number, 10 11 12 count 0; two cards of one suit
 make 20 + both values (three of a suit without Flor in play: the best two); no two of a suit:
 the highest single card. Range 0-7 or 20-33. With Flor in play, three of a suit is a Flor worth
 20 + all three (20-38).
 
-Uruguayan counting with a muestra (issue 3; REFERENCE.md 2.2, 2.4): the piezas (2, 4, 5, 11,
+Uruguayan counting with a muestra (issue 3; docs/rules.md §Envido count with a muestra): the piezas (2, 4, 5, 11,
 10 of the muestra suit, or the 12 in place of the muestra's own rank) are worth 30, 29, 28,
 27, 27. Envido with a pieza = the best pieza + the best other card, suits irrelevant. Flor with
 three of a suit, two or three piezas, or one pieza and two cards of one suit: with two or more
@@ -16,7 +15,7 @@ piezas the best pieza counts in full and the others only their last digit (29 ->
 
 Another variant's piezas are counted the same way with its own ranks and points, given as a
 :class:`~scorer.core.card_rules.PiezaRules` (the variant's ``cards.piezas``): Venezolano's perico
-and perica, the 11 and 10 of the vira's suit, count 30 and 29 (docs/rules-venezolano.md).
+and perica, the 11 and 10 of the vira's suit, count 30 and 29 (docs/rules.md §Truco venezolano).
 
 Pure module: no I/O. Bad input raises :class:`CardError`.
 """
@@ -32,7 +31,7 @@ from scorer.core.cards import Card, check_lang, rank_label
 from scorer.core.errors import N_, NP_, CardError
 
 PIEZA_POINTS: tuple[int, ...] = URUGUAYAN_PIEZAS.points
-"""Envido value of the Uruguayan piezas 2, 4, 5, 11, 10 of the muestra suit (REFERENCE.md 2.4);
+"""Envido value of the Uruguayan piezas 2, 4, 5, 11, 10 of the muestra suit (docs/rules.md §Envido count with a muestra);
 another variant's piezas carry their own (:class:`~scorer.core.card_rules.PiezaRules`)."""
 
 _PLURAL_SUITS = {
@@ -58,16 +57,16 @@ def possible_counts(kind: str, *, muestra: bool = False, pieces: PiezaRules | No
     :return: the possible counts (tentos of the Envido/Flor comparison):
 
         * Envido without muestra: 0-7 (no two of a suit: the highest card) and 20-33
-          (20 + two of a suit, 7 + 6 at most) -- REFERENCE.md 1.3.
+          (20 + two of a suit, 7 + 6 at most) -- docs/rules.md §Envido count.
         * Envido with a muestra: also 27-37, a pieza (27-30) + the best other card (0-7);
-          two piezas always make a Flor, so they never count as Envido (REFERENCE.md 2.4).
+          two piezas always make a Flor, so they never count as Envido (docs/rules.md §Envido count with a muestra).
         * Flor without muestra: 20-38, 20 + three cards of a suit (5 + 6 + 7 at most) --
-          REFERENCE.md 1.7.
+          docs/rules.md §Flor count.
         * Flor with a muestra: 20-47: one pieza + two of a suit (27 + 0 + 0 to 30 + 7 + 6),
-          two or three piezas (27 + 7 + 0 to 30 + 9 + 8) -- REFERENCE.md 2.4, §8 ex. 14.
+          two or three piezas (27 + 7 + 0 to 30 + 9 + 8) -- docs/rules.md §Flor count.
 
         A hand that holds a Flor where Flor is in play declares its Flor, not an Envido
-        (REFERENCE.md 1.7: "a player holding flor may not sing envido").
+        ("a player holding flor may not sing envido": docs/rules.md §Envido count).
     :raise ValueError: an unknown ``kind``.
     """
     if pieces is None and muestra:
@@ -113,7 +112,7 @@ def envido_value(card: Card, muestra: Card | None = None, pieces: PiezaRules = U
     muestra's own rank).
 
     :return: 0-7, or 27-30 for a pieza.
-    Source: seed 000 "Como se calcula o teu valor de Envido"; REFERENCE.md 1.3, 2.4.
+    Source: docs/rules.md §Envido count, §Envido count with a muestra.
     """
     if muestra is not None:
         found = pieces.of(muestra)
@@ -178,7 +177,7 @@ class EnvidoPoints:
         muestra: the Uruguayan muestra, or ``None``.
         envido: the best Envido count, in :func:`possible_counts` ``("envido")``: 0-7 or
             20-33 without muestra, up to 37 with one (pieza 30 + 7); ``None`` for a hand
-            that holds a Flor where Flor is in play (it sings its Flor instead: REFERENCE.md 1.7).
+            that holds a Flor where Flor is in play (it sings its Flor instead: docs/rules.md §Envido count).
         flor: the Flor count when Flor is in play and the hand has one, else ``None``;
             20-38 without muestra, up to 47 with one.
     """
@@ -264,7 +263,7 @@ def envido_points(
     """Envido points of a three-card ``hand``, and its Flor when ``flor`` is in play.
 
     :param hand: three different cards.
-    :param flor: whether the game is played "con flor" (REFERENCE.md 1.7); without it no Flor
+    :param flor: whether the game is played "con flor" (docs/rules.md §Flor values); without it no Flor
         is counted and ``flor_points`` is ``None``.
     :param muestra: the turned-up card whose suit gives the piezas (not in the hand): the
         Uruguayan muestra, the Venezuelan vira; or ``None``. Variants with piezas always play
@@ -276,7 +275,7 @@ def envido_points(
         ``flor_points`` in :func:`possible_counts` ``("flor")``.
     :raise CardError: ``card_count`` unless 3 cards; ``duplicate_card`` for a repeated card or
         the muestra in the hand.
-    Sources: seed 000 and seed 002 "Envido"; REFERENCE.md 1.3, 1.7, 2.2, 2.4; issue 3.
+    Sources: docs/rules.md §Envido count, §Envido count with a muestra, §Flor count; issue 3.
     """
     cards = _check_hand(hand, muestra)
     terms = [Term(c, envido_value(c, muestra, pieces), False) for c in cards]
@@ -287,8 +286,9 @@ def envido_points(
     others = _best_by_value([t for t in terms if not t.pieza])
 
     if with_pieza:
-        # Best pieza + the best other card, another pieza counting its last digit (REFERENCE.md
-        # 2.4; the last-digit rule for a second pieza is taken from the Flor count).
+        # Best pieza + the best other card, another pieza counting its last digit
+        # (docs/rules.md §Envido count with a muestra; the last-digit rule for a second pieza
+        # is taken from the Flor count).
         best, rest = with_pieza[0], [_last_digit(t) for t in with_pieza[1:]] + others
         envido = Count((best, _best_by_value(rest)[0]), 0, False)
     else:
@@ -304,6 +304,6 @@ def envido_points(
             flor_count = Count((with_pieza[0], *others), 0, False)
         elif not with_pieza and same_suit:
             flor_count = Count(tuple(_best_by_value(terms)), 20, True)
-    # A hand with a Flor sings its Flor; it declares no Envido (REFERENCE.md 1.7).
+    # A hand with a Flor sings its Flor; it declares no Envido (docs/rules.md §Envido count).
     return EnvidoPoints(hand=cards, muestra=muestra, envido=None if flor_count else envido, flor=flor_count,
                         pieces=pieces)

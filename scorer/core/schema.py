@@ -26,7 +26,8 @@ if TYPE_CHECKING:  # the engine imports this module; the log's types live beside
 Side = Literal[0, 1]
 
 Call = str
-"""A call id: one of :func:`call_ids`, which reads the registry (:mod:`scorer.core.variants`)."""
+"""A call id: one of :func:`call_ids`, which reads the registry (:mod:`scorer.core.variants`): every
+call a variant's ladder, Envido or Flor can use (docs/rules.md §Truco ladders, §Envido chains, §Flor values)."""
 
 
 def call_ids() -> tuple[str, ...]:
@@ -41,7 +42,7 @@ def call_ids() -> tuple[str, ...]:
 
 
 Decision = Literal["play", "run"]
-"""The decision at a mão de onze / dez (seed 001) or the Catalan 11 (seed 004)."""
+"""The decision at a mão de onze / dez or the Catalan 11 (docs/rules.md §Special hands)."""
 
 
 class CallAction(TypedDict):

@@ -3,14 +3,14 @@
 Partners sit alternately, so the order of play goes mano side, other side, mano side...
 With the players of each side listed in their order of play, the seats in order of
 play are ``[m1, o1, m2, o2(, m3, o3)]``, where ``m`` is the side that is mano in hand 1
-and ``m1`` is that hand's mano. The mano moves one seat on each hand (seed 001
-"Distribuição": "a cada nova mão, o mão passa para o jogador seguinte"), so the mano's
+and ``m1`` is that hand's mano. The mano moves one seat on each hand ("a cada nova
+mão, o mão passa para o jogador seguinte": docs/rules.md §Seats and pica-pica), so the mano's
 side alternates, as the engine's does; the dealer (the "pé") is the seat before the
 mano and plays last.
 
 For a variant with pica-pica (``Variant.pica_pica``: argentino-30) with 6 players, hands alternate between "redonda" (the teams play
 together) and "pica-pica" (three 1-v-1 face-offs, each player against the one sitting
-opposite), "until the last 5 points, then only team play" (REFERENCE.md 1.1, [UTN-REG]).
+opposite), "until the last 5 points, then only team play" (docs/rules.md §Seats and pica-pica).
 This module starts with a redonda and counts "the last 5 points" from the moment either
 side has ``target - 5`` or more.
 

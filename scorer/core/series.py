@@ -1,7 +1,7 @@
 """A Revanche series: best of 1, 3 or 5 games (chicos, partidas).
 
-Seed 001 ("séries de melhor de 3 ou melhor de 5": "leva a mesa quem ganhar 2 ou 3
-partidas"); REFERENCE.md 1.1 (a "chico" is one game; often best of three chicos).
+Best of 3 or 5, a series won by whoever wins 2 or 3 games; a "chico" is one game, often
+best of three (docs/rules.md §Series).
 Pure: imports neither Flask nor sqlite3.
 """
 

@@ -8,7 +8,7 @@ Flask-Babel's on the web, the CLI's catalog in ``truco replay``); an entry's sen
 joined by a space. Game terms come from the variant's table
 (:attr:`scorer.core.variants.Variant.words`: "Real envido: querido", "Truco: correram"); a
 side's name is a label or follows a preposition, never the subject of a verb
-(WORDING-REVIEW.md section 4). Points are printed as the engine paid them (tentos); nothing
+(docs/rules.md §Table words). Points are printed as the engine paid them (tentos); nothing
 is computed here.
 """
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from flask import Flask
 
 from scorer.app.match_service import MatchService
-from scorer.web import db, i18n, security
+from scorer.app.tournament_keys import TournamentKeys, instance_secret
+from scorer.web import db, i18n, ops, security
 from scorer.web.assets import (
     HTMX_FILE, PACKAGE_DIR, asset_dir, htmx_config, init_compression, init_static_versions,
 )
@@ -51,7 +53,8 @@ def register_views(app: Flask) -> None:
 
     for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp, tournaments.bp, tournament_api.bp):
         app.register_blueprint(blueprint)
-    app.extensions["truco_matches"].listeners.append(tournament_service.on_action)
+    keys = app.extensions["truco_tournament_keys"]
+    app.extensions["truco_matches"].listeners.append(partial(tournament_service.on_action, keys=keys))
     app.extensions["truco_matches"].guards.append(tournament_service.guard)
 
 
@@ -72,7 +75,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     for the second half of a double tap and not recorded; 0 turns the guard off), and
     the protections of :mod:`scorer.web.security` (``RATE_LIMITS``,
     ``RATELIMIT_STORAGE_URI``, ``RATELIMIT_ENABLED``, ``PROXY_ADDRESSES``, ``PROXY_HOPS``,
-    ``TRUSTED_HOSTS``).
+    ``TRUSTED_HOSTS``). The instance secret the tournaments' team and table keys come from
+    (:mod:`scorer.app.tournament_keys`): ``INSTANCE_SECRET`` (text), else the file
+    ``INSTANCE_SECRET_FILE``, else ``<database>.secret`` beside a SQLite file (made, mode
+    0600, at first start). ``POLL_SHORTCUT``: answer unchanged polls before Flask
+    (:mod:`scorer.web.poll_shortcut`).
+
+    :raise scorer.app.tournament_keys.SecretError: the secret is too short or unreadable.
     """
     app = Flask(
         __name__,
@@ -89,10 +98,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     init_compression(app)
     init_static_versions(app)
+    app.extensions["truco_tournament_keys"] = TournamentKeys(instance_secret(
+        app.config["DATABASE"], path=app.config.get("INSTANCE_SECRET_FILE"), text=app.config.get("INSTANCE_SECRET")))
     app.extensions["truco_matches"] = MatchService(
         app.config["MATCH_CACHE_SIZE"], app.config["MAX_ACTIONS"], app.config["MATCH_CACHE_ACTIONS"]
     )
     register_views(app)
+    ops.init_app(app)
     security.init_app(app)
     security.init_security_headers(app)
+    if app.config.get("POLL_SHORTCUT"):  # truco serve --poll-shortcut (issue 23)
+        from scorer.web.poll_shortcut import UnchangedPolls
+
+        app.wsgi_app = UnchangedPolls(app, app.wsgi_app)
     return app

@@ -106,7 +106,8 @@ def variants():
                     "flor": [list(r) for r in count_spans(v.flor.points_range)] if v.flor else None,
                 },
                 "options": [
-                    {"key": s.key, "label": gettext(s.label), "choices": list(s.choices), "default": s.default}
+                    {"key": s.key, "label": gettext(s.label), "help": gettext(s.help) if s.help else "",
+                     "choices": list(s.choices), "default": s.default}
                     for s in v.option_specs
                 ],
             }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import json
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -131,7 +132,9 @@ def error_json(e: TrucoError, status: int = 422, names: Any = None):
 def json_body() -> dict[str, Any]:
     """The request's JSON object.
 
-    :raise 422: the body is not a JSON object.
+    :raise 422: the body is not a JSON object, or a text in it is not text: JSON's
+        ``\\ud800`` escape names half of a UTF-16 pair, which no UTF-8 text (nor a page,
+        nor the database) can hold, so it is refused here for every field of every body.
     """
     try:
         data = request.get_json(silent=True)
@@ -139,6 +142,11 @@ def json_body() -> dict[str, Any]:
         data = None
     if not isinstance(data, dict):
         abort(422, gettext("The body must be a JSON object."))
+    try:
+        json.dumps(data, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        abort(422, gettext("The body holds a character that is not text (a lone surrogate such as \\ud800): "
+                           "send every text as UTF-8."))
     return data
 
 

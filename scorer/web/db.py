@@ -25,6 +25,7 @@ from flask_babel import gettext
 
 from scorer.app import store
 from scorer.core.errors import N_
+from scorer.web import ops
 
 #: Shown (translated) with every 503 the database's absence causes.
 UNREACHABLE = N_("The scorekeeper cannot reach its database right now, so nothing was recorded or read. "
@@ -65,6 +66,7 @@ def unavailable(error: BaseException):
         except Exception:  # noqa: BLE001 (already broken: nothing more to release)
             pass
     current_app.logger.warning("database unavailable: %s", error.__class__.__name__)
+    ops.count_database_error()
     message = gettext(UNREACHABLE)
     if request.path.startswith("/api/"):
         response = jsonify(error={"code": "database_unavailable", "message": message, "allowed": []})

@@ -29,7 +29,8 @@ SELECT_TEXT_MAX = 28
 
 
 def option_fields(variant_id: str, chosen: dict[str, Any]) -> list[dict[str, Any]]:
-    """The option controls of one variant: ``[{"key", "label", "choices": [(value, text, selected)], "long"}]``.
+    """The option controls of one variant: ``[{"key", "label", "help", "choices": [(value, text, selected)], "long"}]``
+    (``help``: the option's one line saying what it does, or empty).
 
     ``long``: a choice's text is too long for a closed select on a 360 px phone (it
     would be cut off), so the form shows the choices as radio buttons, whose text wraps.
@@ -47,6 +48,7 @@ def option_fields(variant_id: str, chosen: dict[str, Any]) -> list[dict[str, Any
             {
                 "key": spec.key,
                 "label": gettext(spec.label),
+                "help": gettext(spec.help) if spec.help else "",
                 "choices": choices,
                 "long": any(len(text) > SELECT_TEXT_MAX for _v, text, _s in choices),
             }

@@ -127,7 +127,7 @@ def action_side(action: Offer) -> int | None:
 def points_note(action: Offer, names: list[str] | tuple[str, str]) -> str:
     """The points on a button, from the engine: "+3 Nós", "worth 6" for a call, or "wins the
     game" for a Falta whose worth is what its winner lacks (``points`` None: uruguaio's
-    "malas wins the game", REFERENCE.md 1.6)."""
+    "malas wins the game", docs/rules.md §Falta Envido)."""
     points, side = action.get("points"), action.get("points_side")
     if points is None:
         if action.get("type") == "call" and action.get("call") in ("falta_envido", "contraflor_al_resto"):

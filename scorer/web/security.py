@@ -1,14 +1,17 @@
 """What a public instance needs against strangers: rate limits, trusted proxies,
 https-only cookies and HSTS, Host checking and refusing cross-site posts.
 
-- **Rate limits** (Flask-Limiter) per client address on creating matches (page form
-  and API share one budget), importing, recording (actions, renames, Revanche) and the
-  heavy reads (whole state JSON, export, CSV). A client over a limit gets 429 with
-  ``Retry-After`` and a message in its language. Counters live in this process
-  (``memory://``) unless ``RATELIMIT_STORAGE_URI`` names a shared store (Flask-Limiter's
-  ``redis://`` or ``memcached://``), which several app servers need for one budget. The
-  machine itself (loopback) is exempt while no ``PUBLIC_URL`` is set: the laptop at the
-  table, its tests and its bench.
+- **Rate limits** (Flask-Limiter, :data:`RATE_LIMITS` on the endpoints of :data:`LIMITED`):
+  per client address on creating matches (page form and API share one budget), creating
+  tournaments, importing, recording (actions, renames, Revanche, tournament corrections and
+  confirmations), wrong keys (403s) and the heavy reads (state JSON, exports, CSV, the
+  organizer's and teams' pages, cards, TV); per match or tournament on recording and on
+  exports, CSV and cards. A client over a limit gets 429 with ``Retry-After`` and a message
+  in its language. Counters live in this process (``memory://``) unless
+  ``RATELIMIT_STORAGE_URI`` names a shared store (Flask-Limiter's ``redis://`` or
+  ``memcached://``), which several app servers need for one budget. The machine itself
+  (loopback) is exempt while no ``PUBLIC_URL`` is set: the laptop at the table, its tests
+  and its bench. Scoreboard polls are not counted (they are the cheapest request).
 - **Proxies**: ``X-Forwarded-For``/``-Proto``/``-Host`` are believed (Werkzeug's
   ``ProxyFix``) only on requests that come from an address in ``PROXY_ADDRESSES``.
 - **https**: with an ``https://`` ``PUBLIC_URL`` every cookie is ``Secure`` and every
@@ -36,27 +39,48 @@ from scorer.core.errors import N_
 #: Content-Security-Policy of every response: nothing inline, nothing from elsewhere.
 CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
-#: Default limits per client address (Flask-Limiter's notation; ``;`` separates several).
-#: Generous for a bar where every phone shares one public address: 100 tables tapping
-#: every 20 s are 300 actions a minute.
+#: Default limits (Flask-Limiter's notation; ``;`` separates several). Most count per client
+#: address (:func:`client_address`): many phones share one public address (a bar's Wi-Fi), so
+#: an address may tap a lot (600 tables each tapping every 20 s are 1,800 taps a minute);
+#: ``match_action`` and ``match_read`` count per match or tournament (what one table or one
+#: organizer can do), so a stranger flooding one match is slowed alone.
 RATE_LIMITS = {
     "create": "30/minute;300/hour",
+    "tournament": "5/minute;30/hour",
     "import": "10/minute;100/hour",
-    "action": "900/minute",
-    "read": "300/minute",
+    "action": "3000/minute",
+    "match_action": "60/minute",
+    "wrong_key": "60/minute",
+    "read": "600/minute",
+    "match_read": "30/minute",
 }
+#: The endpoints that record something on a match or a tournament with its key.
+WRITES = ("matches.act", "api.post_action", "records.rename", "matches.revanche", "tournaments.correct",
+          "tournament_api.correct", "tournaments.team_confirm")
+#: The pages opened with a key in their path (the scoreboard's poll is not one: it is the cheapest
+#: request); a tournament's are heavy reads too.
+MATCH_PAGES = ("matches.scoreboard", "matches.confirm_undo", "matches.share")
+TOURNAMENT_PAGES = ("tournaments.organizer", "tournaments.cards", "tournaments.confirm_reopen", "tournaments.team_page")
+#: A whole match or tournament written out.
+EXPORTS = ("records.export", "records.log_csv", "tournament_api.export", "tournament_api.results_csv", "tournaments.cards")
 #: Which endpoints each limit covers (one budget shared by the endpoints of a kind).
 LIMITED = {
     "create": ("matches.create", "api.create_match"),
+    "tournament": ("tournaments.create", "tournament_api.create"),
     "import": ("records.restore",),
-    "action": ("matches.act", "api.post_action", "records.rename", "matches.revanche"),
-    "read": ("api.get_match", "records.export", "records.log_csv"),
+    "action": WRITES,
+    "match_action": WRITES,
+    "wrong_key": WRITES + MATCH_PAGES + TOURNAMENT_PAGES,
+    "read": ("api.get_match", "tournament_api.state", "tournaments.tv", "tournaments.tv_live")
+    + tuple(dict.fromkeys(EXPORTS + TOURNAMENT_PAGES)),
+    "match_read": EXPORTS,
 }
 #: ``Strict-Transport-Security`` sent with an https public URL (a year).
 HSTS = "max-age=31536000"
 CROSS_SITE = N_("This request came from another site, so it was refused. Open the scorekeeper's own page and try there.")
 WRONG_HOST = N_("This server answers only at its public address.")
 TOO_MANY = N_("Too many requests from this device. Wait a moment (about {seconds} s) and try again.")
+TOO_MANY_HERE = N_("Too many requests for this match. Wait a moment (about {seconds} s) and try again.")
 
 
 class TrustedProxyFix:
@@ -85,6 +109,37 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
+def match_in_path() -> str:
+    """The match or tournament a request names in its path (what ``match_action`` and
+    ``match_read`` count by)."""
+    args = request.view_args or {}
+    return str(args.get("match_id") or args.get("tid") or "none")
+
+
+def _a_stored_change(response) -> bool:
+    """Whether a request on a match counts against the match's own budget: its key was
+    right (not 403), the match exists (not 404), and it was not refused by a limit (429)
+    nor by the database's absence (5xx). A stranger's wrong-key posts never use up a
+    table's taps."""
+    return response.status_code < 500 and response.status_code not in (403, 404, 429)
+
+
+def _a_wrong_key(response) -> bool:
+    """Whether a request counts as a wrong-key attempt (every 403 of a view is one)."""
+    return response.status_code == 403
+
+
+#: How each kind counts: ``(key function, deduct_when)``; a kind not named counts every
+#: request by its client address.
+COUNTING = {
+    "match_action": (match_in_path, _a_stored_change),
+    "match_read": (match_in_path, None),
+    "wrong_key": (client_address, _a_wrong_key),
+}
+#: The kinds counted per match or tournament (their 429 says "this match").
+PER_MATCH = tuple(kind for kind, (key_func, _) in COUNTING.items() if key_func is match_in_path)
+
+
 def _exempt() -> bool:
     if current_app.config.get("PUBLIC_URL"):
         return False
@@ -96,7 +151,13 @@ def _exempt() -> bool:
 
 def init_rate_limits(app: Flask) -> None:
     """Put the ``RATE_LIMITS`` (merged over :data:`RATE_LIMITS`) on their endpoints;
-    ``RATELIMIT_ENABLED`` False turns them off (Flask-Limiter's own setting)."""
+    ``RATELIMIT_ENABLED`` False turns them off (Flask-Limiter's own setting).
+
+    A kind with a ``deduct_when`` (:data:`COUNTING`) is checked before the view and
+    counted after it, only when the answer says so: ``wrong_key`` counts 403s, and once an
+    address has used it up every keyed request from it gets 429; ``match_action``
+    counts the requests that carried the right key.
+    """
     from flask_limiter import Limiter
     from flask_limiter.errors import RateLimitExceeded
 
@@ -114,7 +175,8 @@ def init_rate_limits(app: Flask) -> None:
     for kind, endpoints in LIMITED.items():
         if not limits.get(kind):
             continue
-        rule = limiter.shared_limit(limits[kind], scope=kind)
+        key_func, deduct_when = COUNTING.get(kind, (client_address, None))
+        rule = limiter.shared_limit(limits[kind], scope=kind, key_func=key_func, deduct_when=deduct_when)
         for endpoint in endpoints:
             if endpoint in app.view_functions:
                 app.view_functions[endpoint] = rule(app.view_functions[endpoint])
@@ -123,7 +185,8 @@ def init_rate_limits(app: Flask) -> None:
     @app.errorhandler(RateLimitExceeded)
     def too_many(e):
         seconds = max(1, int(e.limit.limit.get_expiry() if e.limit else 60))
-        message = gettext(TOO_MANY).format(seconds=seconds)
+        here = e.limit is not None and e.limit.scope in PER_MATCH
+        message = gettext(TOO_MANY_HERE if here else TOO_MANY).format(seconds=seconds)
         if request.path.startswith("/api/"):
             response = jsonify(error={"code": "too_many_requests", "message": message, "allowed": []})
         else:

@@ -11,25 +11,26 @@ actions, the audit; no keys) and ``GET /api/tournaments/<id>/results.csv``.
 from __future__ import annotations
 
 import csv
-import hmac
 import io
 
 from flask import Blueprint, jsonify, make_response, request, url_for
 from flask_babel import gettext
 
-from scorer.app import tournament_service as service
+from scorer.app import tournament_corrections as corrections, tournament_service as service
+from scorer.app.tournament_keys import organizer_fits
 from scorer.core.errors import TrucoError
 from scorer.web.common import FORMULA_START, error_json, json_body, public_base
-from scorer.web.tournament_view import check_organizer, describe_tournament, get_tournament_or_404
+from scorer.web.tournament_view import check_organizer, describe_tournament, get_tournament_or_404, tournament_keys
 from scorer.web.db import get_db
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api")
 
 
-def is_organizer(loaded: service.Loaded) -> bool:
-    """Whether the request carries the right ``X-Organizer-Key`` (constant-time compare)."""
+def organizer_key(loaded: service.Loaded) -> str | None:
+    """The request's ``X-Organizer-Key`` if it is the right one (hashes compared in
+    constant time), else None."""
     key = request.headers.get("X-Organizer-Key", "")
-    return bool(key) and hmac.compare_digest(key.encode(), loaded.row.organizer_key.encode())
+    return key if organizer_fits(loaded.row.organizer_hash, key) else None
 
 
 @bp.post("/tournaments")
@@ -37,17 +38,17 @@ def create():
     """Create a tournament; 201 with its links and state, or 422 (nothing created)."""
     data = json_body()
     try:
-        loaded = service.create_from(get_db(), data, default_name=gettext("Tournament"))
+        loaded = service.create_from(get_db(), data, default_name=gettext("Tournament"), keys=tournament_keys())
     except TrucoError as e:
         return error_json(e)
     base = public_base()
     row = loaded.row
     return jsonify(
         id=row.id,
-        organizer_key=row.organizer_key,
-        organizer_url=base + url_for("tournaments.organizer", tid=row.id, key=row.organizer_key),
+        organizer_key=loaded.organizer_key,
+        organizer_url=base + url_for("tournaments.organizer", tid=row.id, key=loaded.organizer_key),
         tv_url=base + url_for("tournaments.tv", tid=row.id),
-        state=describe_tournament(loaded, organizer=True),
+        state=describe_tournament(loaded, organizer=loaded.organizer_key),
     ), 201
 
 
@@ -58,7 +59,7 @@ def state(tid: str):
     :raise 404: unknown tournament.
     """
     loaded = get_tournament_or_404(tid)
-    return jsonify(describe_tournament(loaded, organizer=is_organizer(loaded)))
+    return jsonify(describe_tournament(loaded, organizer=organizer_key(loaded)))
 
 
 @bp.post("/tournaments/<tid>/corrections")
@@ -73,13 +74,14 @@ def correct(tid: str):
     change). :raise 422: a bad correction.
     """
     loaded = get_tournament_or_404(tid)
-    check_organizer(loaded, request.headers.get("X-Organizer-Key"))
+    key = request.headers.get("X-Organizer-Key")
+    check_organizer(loaded, key)
     data = json_body()
     try:
-        done = service.correct(get_db(), tid, data)
+        done = corrections.correct(get_db(), tid, data, keys=tournament_keys())
     except TrucoError as e:
-        return error_json(e, 409 if e.code in service.CONFLICTS else 422)
-    return jsonify(undone=done["undone"], state=describe_tournament(get_tournament_or_404(tid), organizer=True))
+        return error_json(e, 409 if e.code in corrections.CONFLICTS else 422)
+    return jsonify(undone=done["undone"], state=describe_tournament(get_tournament_or_404(tid), organizer=key))
 
 
 @bp.get("/tournaments/<tid>/export")

@@ -4,18 +4,23 @@ user's language, and :func:`describe_tournament` (issue 11)."""
 
 from __future__ import annotations
 
-import hmac
 from typing import Any
 
-from flask import abort, url_for
+from flask import abort, current_app, url_for
 from flask_babel import gettext
 
 from scorer.app import store, tournament_service, tournament_store as tstore
 from scorer.app.tournament_context import round_level
+from scorer.app.tournament_keys import TournamentKeys, organizer_fits
 from scorer.core.errors import N_
 from scorer.core.tournament import Slot, stage_names
 from scorer.web.common import public_base, service
 from scorer.web.db import get_db
+
+
+def tournament_keys() -> TournamentKeys:
+    """The app's tournament keys (derived from its instance secret)."""
+    return current_app.extensions["truco_tournament_keys"]
 
 
 def get_tournament_or_404(tid: str) -> tournament_service.Loaded:
@@ -23,14 +28,14 @@ def get_tournament_or_404(tid: str) -> tournament_service.Loaded:
 
     :raise 404: no tournament has that id.
     """
-    loaded = tournament_service.advance(get_db(), tid)
+    loaded = tournament_service.advance(get_db(), tid, keys=tournament_keys())
     if loaded is None:
         abort(404, gettext("There is no tournament with this address."))
     return loaded
 
 
 def check_organizer(loaded: tournament_service.Loaded, key: str | None) -> None:
-    """Compare ``key`` with the organizer key in constant time.
+    """Compare ``key``'s hash with the organizer key's stored hash in constant time.
 
     :raise 403: missing or wrong key.
     """
@@ -42,7 +47,7 @@ def check_organizer_key(row: tstore.TournamentRow, key: str | None) -> None:
 
     :raise 403: missing or wrong key.
     """
-    if not key or not hmac.compare_digest(key.encode(), row.organizer_key.encode()):
+    if not organizer_fits(row.organizer_hash, key):
         abort(403, gettext("This link cannot change the tournament: the organizer key is missing or wrong."))
 
 
@@ -73,8 +78,11 @@ def round_name(level: int | None, number: int, *, one: bool = False) -> str:
     return gettext("Round %(n)s", n=number)
 
 
-def describe_tournament(loaded: tournament_service.Loaded, *, organizer: bool = False) -> dict[str, Any]:
+def describe_tournament(loaded: tournament_service.Loaded, *, organizer: str | None = None) -> dict[str, Any]:
     """The tournament as the API returns it (issue 11's shape), also the pages' model.
+    ``organizer``: the organizer's key, already checked, when the organizer asks (the
+    tables' ``edit_url`` are then given; a table of a tournament made before issue 23
+    needs it to find its key again).
 
     ``{"id", "name", "variant", "format", "best_of", "teams", "rounds", "stages",
     "standings", "groups", "tiebreaks", "points", "champion", "repescagem_champion",
@@ -121,7 +129,8 @@ def describe_tournament(loaded: tournament_service.Loaded, *, organizer: bool = 
     }
 
 
-def _matches_by_stage(loaded: tournament_service.Loaded, organizer: bool) -> dict[str, dict[int, list[dict[str, Any]]]]:
+def _matches_by_stage(loaded: tournament_service.Loaded, organizer: str | None
+                      ) -> dict[str, dict[int, list[dict[str, Any]]]]:
     """Every slot as the API's match dict, by stage and round number (rounds in play order)."""
     base = public_base()
     games: dict[str, store.MatchRow] = {}
@@ -134,8 +143,9 @@ def _matches_by_stage(loaded: tournament_service.Loaded, organizer: bool) -> dic
             match["edit_url"] = None
             live = loaded.live.get(slot.id)
             game = games.get(live.match_id) if live is not None else None
-            if game is not None:  # the table's key is derived, never stored (issue 12)
-                key = tournament_service.table_key(loaded.row.organizer_key, slot.id)
+            # The table's key is derived, never stored (issues 12 and 23).
+            key = game and tournament_keys().table_link(loaded.row.id, slot.id, game.key_hash, organizer)
+            if key:
                 match["edit_url"] = base + url_for("matches.scoreboard", match_id=game.id, key=key)
         stages.setdefault(slot.stage, {}).setdefault(slot.round, []).append(match)
     return stages

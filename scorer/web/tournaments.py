@@ -11,14 +11,13 @@ the JSON API use.
 
 from __future__ import annotations
 
-import hmac
 import re
 from typing import Any
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from scorer.app import tournament_service as service
+from scorer.app import tournament_corrections as corrections, tournament_service as service
 from scorer.app.tournament_context import organizer_poll
 from scorer.core import tournament as core
 from scorer.core.errors import N_, TrucoError
@@ -28,6 +27,7 @@ from scorer.web import tournament_words as words_
 from scorer.web.common import public_base
 from scorer.web.tournament_view import (
     check_organizer, check_organizer_key, describe_tournament, get_tournament_or_404, stage_title,
+    tournament_keys,
 )
 from scorer.web.db import get_db
 from scorer.web.i18n import translate
@@ -123,8 +123,9 @@ def audit_lines(loaded: service.Loaded, audit: list[dict[str, Any]]) -> list[dic
     return out
 
 
-def page_context(loaded: service.Loaded, *, organizer: bool) -> dict[str, Any]:
-    """Template context shared by the organizer and TV pages."""
+def page_context(loaded: service.Loaded, *, organizer: str | None) -> dict[str, Any]:
+    """Template context shared by the organizer and TV pages (``organizer``: the checked
+    organizer key, or None)."""
     data = describe_tournament(loaded, organizer=organizer)
     stages = [{"rounds": data["rounds"]}] + data["stages"]
     live = [m for stage in stages for rnd in stage["rounds"] for m in rnd["matches"] if m["live"]]
@@ -221,11 +222,12 @@ def create():
     if repeated:  # the criteria are chosen in order; each once
         return render_template("tournaments/new.html", **create_form_context(repeated, request.form)), 422
     try:
-        loaded = service.create_from(get_db(), data_from_form(request.form), default_name=gettext("Tournament"))
+        loaded = service.create_from(get_db(), data_from_form(request.form), default_name=gettext("Tournament"),
+                                     keys=tournament_keys())
     except TrucoError as e:
         ctx = create_form_context(e.render(translate), request.form)
         return render_template("tournaments/new.html", **ctx), 422
-    return redirect(url_for("tournaments.organizer", tid=loaded.row.id, key=loaded.row.organizer_key), 303)
+    return redirect(url_for("tournaments.organizer", tid=loaded.row.id, key=loaded.organizer_key), 303)
 
 
 # ---------------------------------------------------------------- organizer
@@ -239,11 +241,12 @@ def organizer(tid: str, key: str):
     """
     loaded = get_tournament_or_404(tid)
     check_organizer(loaded, key)
-    ctx = page_context(loaded, organizer=True)
+    ctx = page_context(loaded, organizer=key)
     ctx.update(key=key, audit=audit_lines(loaded, service.audit(get_db(), tid)),
                message=request.args.get("msg"), base=public_base(),
-               team_links=[public_base() + url_for("tournaments.team_page", tid=tid, team=i, key=k)
-                           for i, k in enumerate(loaded.row.team_keys)])
+               team_links=[public_base() + url_for("tournaments.team_page", tid=tid, team=i,
+                                                   key=tournament_keys().team(tid, i))
+                           for i in range(len(loaded.row.teams))])
     return render_template("tournaments/organizer.html", **ctx)
 
 
@@ -271,7 +274,7 @@ def cards(tid: str, key: str):
     table number, teams and match."""
     loaded = get_tournament_or_404(tid)
     check_organizer(loaded, key)
-    ctx = page_context(loaded, organizer=True)
+    ctx = page_context(loaded, organizer=key)
     tables = []
     stages = [{"rounds": ctx["t"]["rounds"]}] + ctx["t"]["stages"]
     for stage in stages:
@@ -292,12 +295,12 @@ def confirm_reopen(tid: str, key: str, slot: str):
     loaded = get_tournament_or_404(tid)
     check_organizer(loaded, key)
     try:
-        undone = service.preview_reopen(loaded, slot)
+        undone = corrections.preview_reopen(loaded, slot)
     except TrucoError as e:
         abort(422, e.render(translate))
     kind = request.args.get("kind", "reopen")
     side = request.args.get("side", "")
-    ctx = page_context(loaded, organizer=True)
+    ctx = page_context(loaded, organizer=key)
     ctx.update(key=key, slot=slot, undone=undone, kind=kind, side=side,
                slot_teams=loaded.view.slots[slot].teams,
                undone_teams=[loaded.view.slots[u].teams for u in undone])
@@ -316,7 +319,7 @@ def correct(tid: str, key: str):
         if form.get(field, "").isdigit():
             data[field] = int(form[field])
     try:
-        service.correct(get_db(), tid, data)
+        corrections.correct(get_db(), tid, data, keys=tournament_keys())
     except TrucoError as e:
         if e.code == "confirm_cascade":
             return redirect(url_for("tournaments.confirm_reopen", tid=tid, key=key, slot=data["slot"],
@@ -332,7 +335,7 @@ def correct(tid: str, key: str):
 def tv(tid: str):
     """The TV page (no key): bracket or standings and every live table's score."""
     loaded = get_tournament_or_404(tid)
-    return render_template("tournaments/tv.html", **page_context(loaded, organizer=False))
+    return render_template("tournaments/tv.html", **page_context(loaded, organizer=None))
 
 
 @bp.get("/tv/<tid>/live")
@@ -345,7 +348,7 @@ def tv_live(tid: str):
     if shown == now:
         return "", 204
     loaded = get_tournament_or_404(tid)
-    response = make_response(render_template("tournaments/_tv_board.html", **page_context(loaded, organizer=False)))
+    response = make_response(render_template("tournaments/_tv_board.html", **page_context(loaded, organizer=None)))
     response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
     return response
 
@@ -355,9 +358,9 @@ def tv_live(tid: str):
 
 def check_team(loaded: service.Loaded, team: int, key: str) -> None:
     """:raise 403: wrong team key. :raise 404: no such team."""
-    if not 0 <= team < len(loaded.row.team_keys):
+    if not 0 <= team < len(loaded.row.teams):
         abort(404, gettext("There is no such team."))
-    if not hmac.compare_digest(key.encode(), loaded.row.team_keys[team].encode()):
+    if not tournament_keys().team_fits(loaded.row.id, loaded.row.team_hashes, team, key):
         abort(403, gettext("This link is not this team's."))
 
 
@@ -366,7 +369,7 @@ def team_page(tid: str, team: int, key: str):
     """A team's page: its matches, and a button to confirm each finished result."""
     loaded = get_tournament_or_404(tid)
     check_team(loaded, team, key)
-    ctx = page_context(loaded, organizer=False)
+    ctx = page_context(loaded, organizer=None)
     mine = [(sid, sv) for sid, sv in loaded.view.slots.items() if team in sv.teams]
     ctx.update(me=team, key=key, mine=mine)
     return render_template("tournaments/team.html", **ctx)
@@ -386,10 +389,10 @@ def team_confirm(tid: str, team: int, key: str):
     if sv is None or team not in sv.teams:
         abort(422, gettext("This team does not play that match."))
     try:
-        service.correct(get_db(), tid, {"kind": "confirm", "slot": slot, "side": sv.teams.index(team)},
-                        who=f"team {loaded.row.teams[team]}")
+        corrections.correct(get_db(), tid, {"kind": "confirm", "slot": slot, "side": sv.teams.index(team)},
+                        who=f"team {loaded.row.teams[team]}", keys=tournament_keys())
     except TrucoError as e:
-        abort(409 if e.code in service.CONFLICTS else 422, e.render(translate))
+        abort(409 if e.code in corrections.CONFLICTS else 422, e.render(translate))
     return redirect(url_for("tournaments.team_page", tid=tid, team=team, key=key), 303)
 
 

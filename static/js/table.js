@@ -177,7 +177,7 @@
     downOn = null;
     takenOn = button;
     takenAt = performance.now();
-    take(button);
+    take(button, e.timeStamp);
   }, true);
   document.addEventListener("pointercancel", function () { downOn = null; }, true);
   /* A touch taken at pointerup: cancelling its touchend stops the browser's emulated mouse
@@ -196,11 +196,34 @@
     e.preventDefault();
     e.stopPropagation();
     if (button === takenOn && performance.now() - takenAt < 1000) { takenOn = null; return; }
-    take(button);
+    take(button, e.timeStamp);
   }, true);
-  function take(button) {
+  /* A finger bounce (issue 19): a second touch on the same button (the same place, the same
+     action) less than 250 ms after the one before is the same tap, not a second hand: it is
+     dropped and the board says so for two seconds. The time between the two touches is the
+     time between their own events (pointerup, or the click of a keyboard or screen reader:
+     the event's timeStamp), so neither a slow answer nor a busy page moves it; taps further
+     apart (two tricks in a row) all count. The corrections' +1 / -1 (#adjust) are counters
+     tapped quickly on purpose ("twelve corrections take twelve taps"): never a bounce. */
+  var BOUNCE_MS = 250, lastTouch = null, bounceTimer = null;
+  function bounced(button, cell, at) {
+    var where = cell ? cell.id : "", was = lastTouch;
+    if (button.closest("#adjust")) return false;
+    lastTouch = { where: where, action: button.dataset.action, at: at };
+    return !!was && was.where === where && was.action === button.dataset.action &&
+           at >= was.at && at - was.at < BOUNCE_MS;
+  }
+  function sayBounced() {
+    var note = document.getElementById("bounced");
+    if (!note) return;
+    note.hidden = false;
+    clearTimeout(bounceTimer);
+    bounceTimer = setTimeout(function () { note.hidden = true; }, 2000);
+  }
+  function take(button, at) {
     var cell = button.closest("[data-slot]"), now = performance.now();
     if (cell && (parseFloat(cell.dataset.until) || 0) > now) return;  /* a new button under a finger */
+    if (bounced(button, cell, at || now)) { sayBounced(); return; }
     lastTap = now;
     var before = shownScore();
     paint(button);

@@ -7,9 +7,13 @@ from __future__ import annotations
 import pytest
 
 from scorer.app import store, tournament_service
+from scorer.app.tournament_keys import TournamentKeys
 from scorer.app.tournament_context import Next, Place, organizer_poll, tournament_context
 
 TEAMS = ["Alfa", "Beta", "Gama", "Delta"]
+
+#: The instance secret's keys these tests' tournaments use (issue 23).
+KEYS = TournamentKeys(b"a test instance secret, 32 bytes")
 
 
 @pytest.fixture
@@ -21,7 +25,7 @@ def db(db_url, connect):
 
 def create(db, teams=TEAMS, **settings):
     data = {"name": "Copa", "variant": "truco-15", "teams": list(teams), **settings}
-    return tournament_service.create_from(db, data, default_name="Torneio")
+    return tournament_service.create_from(db, data, default_name="Torneio", keys=KEYS)
 
 
 def game(db, loaded, slot) -> store.MatchRow:
@@ -35,7 +39,7 @@ def finish(db, loaded, slot, side):
     m = game(db, loaded, slot)
     score = (15, 3) if side == 0 else (3, 15)
     store.append_action(db, m.id, m.version, {"type": "adjust", "side": side, "delta": 15}, score=score, winner=side)
-    return tournament_service.advance(db, loaded.row.id)
+    return tournament_service.advance(db, loaded.row.id, keys=KEYS)
 
 
 def lines(db, loaded, slot):
@@ -135,7 +139,7 @@ def test_best_of_three_is_not_taken_until_the_series_is(db):
 def test_the_organizer_poll_reads_the_row_and_the_stamp(db):
     loaded = create(db)
     row, stamp = organizer_poll(db, loaded.row.id)
-    assert row.organizer_key == loaded.row.organizer_key and stamp == tournament_service.stamp(db, loaded.row.id)
+    assert row.organizer_hash == loaded.row.organizer_hash and stamp == tournament_service.stamp(db, loaded.row.id)
     finish(db, loaded, "main:1:1", 0)
     assert organizer_poll(db, loaded.row.id)[1] != stamp
     assert organizer_poll(db, "nope") is None

@@ -19,8 +19,10 @@ def db(tmp_path):
 
 
 def new(db, slots=("main:1:1", "main:1:2", "main:2:1")):
+    tid = store.new_id()
     return tstore.create_tournament(
-        db, name="Copa", variant="truco-15", options={}, settings={"format": "knockout"},
+        db, tid=tid, organizer_hash=store.hash_key("organizer-" + tid),
+        team_hashes=[store.hash_key(f"team-{i}") for i in range(4)], name="Copa", variant="truco-15", options={}, settings={"format": "knockout"},
         teams=["A", "B", "C", "D"], players=[[], [], [], []], seeds=[0, 1, 2, 3], slots=list(slots),
         audit=[("organizer", "create", {"teams": 4})],
     )
@@ -46,7 +48,7 @@ def test_created_with_slots_and_audit(db):
     assert [s.slot for s in tstore.get_slots(db, row.id)] == ["main:1:1", "main:1:2", "main:2:1"]
     audit = tstore.get_audit(db, row.id)
     assert [(a["seq"], a["who"], a["kind"]) for a in audit] == [(0, "organizer", "create")]
-    assert len(row.organizer_key) >= 22 and len(set(row.team_keys)) == 4
+    assert row.organizer_hash == store.hash_key("organizer-" + row.id) and len(set(row.team_hashes)) == 4
 
 
 def test_a_slot_is_linked_once(db):

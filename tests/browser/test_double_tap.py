@@ -6,6 +6,7 @@ Found by trying to break the app."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from conftest import action_button, create_match, new_context, stored
@@ -27,8 +28,9 @@ def guarded(tmp_path):
 
 def test_a_button_that_stayed_counts_again_and_one_that_just_took_a_place_does_not(chromium, guarded):
     """Issue #14 changed this: the guard is about places. The same "won the hand" tapped again
-    at once counts (it stayed in its place: two hands in a row); a button that has just taken
-    the place of another (here "Quero!", where nothing was) is inert, and looks it."""
+    as soon as a finger can (0.3 s: less is a bounce, issue 19) counts (it stayed in its place:
+    two hands in a row); a button that has just taken the place of another (here "Quero!",
+    where nothing was) is inert, and looks it."""
     path, match_id, _key = create_match(guarded)
     ctx = new_context(chromium)
     page = ctx.new_page()
@@ -37,8 +39,10 @@ def test_a_button_that_stayed_counts_again_and_one_that_just_took_a_place_does_n
         # The board was shown long enough ago: the server's guard is told so.
         page.eval_on_selector_all("input[name=shown]", "els => els.forEach(e => e.value = String(Date.now() / 1000 - 10))")
         action_button(page, WON).click()
+        tapped = time.monotonic()
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
-        action_button(page, WON).click()  # the same place, at once: a second hand
+        page.wait_for_timeout(max(0.0, 300 - (time.monotonic() - tapped) * 1000))  # the finger's rhythm
+        action_button(page, WON).click()  # the same place, soon after: a second hand
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
         assert stored(guarded, match_id)["version"] == 2
         action_button(page, {"call": "truco", "side": 0, "type": "call"}).click()
@@ -83,3 +87,44 @@ def test_a_scorekeeper_that_lost_the_match_greys_the_score_and_says_so(chromium,
         expect(page.locator("#offline")).to_be_hidden()
     finally:
         ctx.close()
+
+
+def touches_on_the_hand(chromium, server, gap: int):
+    """Two touches on Nós's "won the hand", ``gap`` ms apart by the page's clock (Playwright's:
+    the events' timeStamps are its too); the page's notice of a bounce, and the stored state
+    once the page has sent what it took."""
+    path, match_id, _key = create_match(server)
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.clock.install()
+    page.goto(server.url + path)
+    box = action_button(page, WON).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # the clock moves only as told
+    page.touchscreen.tap(x, y)
+    page.clock.run_for(gap)
+    page.touchscreen.tap(x, y)
+    bounced = page.locator("#bounced").is_visible()
+    page.clock.resume()
+    # A poll sent after both taps: the page sends none while a tap of its own waits or is on
+    # its way, so by then every tap it took has been answered.
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", re.compile(r"[1-9]"))
+    with page.expect_request(lambda r: "/board?" in r.url, timeout=10_000):
+        pass
+    state = stored(server, match_id)
+    ctx.close()
+    return bounced, state
+
+
+def test_a_finger_bounce_on_the_same_button_counts_one_hand(chromium, live):
+    """Issue 19 item 8: two touches 60 ms apart on "Ganhou a mão" are one hand (the second is
+    the finger bouncing), and the board says the second was ignored."""
+    bounced, state = touches_on_the_hand(chromium, live, 60)
+    assert state["version"] == 1 and state["score"] == [1, 0], state["log"]
+    assert bounced
+
+
+def test_two_deliberate_touches_400_ms_apart_count_two_hands(chromium, live):
+    bounced, state = touches_on_the_hand(chromium, live, 400)
+    assert state["version"] == 2 and state["score"] == [2, 0], state["log"]
+    assert not bounced

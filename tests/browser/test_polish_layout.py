@@ -14,6 +14,8 @@ import pytest
 from conftest import PHONE, api_act, create_match, new_context, watch_errors
 from playwright.sync_api import expect
 
+from scorer.core.variants import VARIANTS
+
 ROOT = Path(__file__).resolve().parents[2]
 
 BOXES = """() => [...document.querySelectorAll('.scores .side')].map(side => {
@@ -119,7 +121,10 @@ def test_new_match_form_without_javascript_shows_the_options_button(chromium, li
     page.goto(live.url + "/")
     page.select_option("#variant", "argentino-30")
     page.click("button[formmethod=get]")
-    expect(page.locator("input[name=falta]")).to_have_count(3)
+    # One radio per Falta convention argentino-30 offers (five since issue 20).
+    falta = next(spec for spec in VARIANTS["argentino-30"].option_specs if spec.key == "falta")
+    expect(page.locator("input[name=falta]")).to_have_count(len(falta.choices))
+    assert len(falta.choices) == 5
     ctx.close()
 
 

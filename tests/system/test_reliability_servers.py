@@ -253,3 +253,75 @@ def test_workers_share_one_port_and_a_killed_worker_is_replaced(database):
     finally:
         server.stop()
     wait_for(lambda: not children(server.proc.pid), timeout=10)
+
+
+def accepts_connections(postgres) -> bool:
+    """Whether PostgreSQL answers a new connection now (one attempt)."""
+    import psycopg
+
+    try:
+        with psycopg.connect(postgres.url(), connect_timeout=2) as conn:
+            conn.execute("SELECT 1")
+        return True
+    except psycopg.OperationalError:
+        return False
+
+
+def on_every_thread(port, matches, work):
+    """Run ``work(client, match)`` for each match at once, one thread and connection each,
+    started together; the statuses each returned, by match."""
+    statuses = [None] * len(matches)
+    start = threading.Barrier(len(matches))
+
+    def run(i):
+        c = Client(port)
+        try:
+            start.wait(timeout=10)
+            statuses[i] = work(c, matches[i])
+        finally:
+            c.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(matches))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return statuses
+
+
+def read_then_act(c, match):
+    """A poll, then one legal action on the version it read: the two statuses (and the
+    action when it was accepted)."""
+    status, state, _ = c.request("GET", f"/api/matches/{match['id']}")
+    if status != 200:
+        return [status]
+    action = pick(state, random.Random(state["version"]))
+    done, _body, _ = c.request("POST", f"/api/matches/{match['id']}/actions",
+                               {"action": action, "version": state["version"]}, {"X-Edit-Key": match["edit_key"]})
+    return [status, done, (state["version"], normalize_action(action))]
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+def test_once_postgresql_is_back_after_a_restart_no_request_fails_on_either_server(two_servers, database, postgres):
+    """Issue 23 item 5: each server holds several pooled connections, PostgreSQL restarts;
+    once it accepts connections again, every read and write on both servers succeeds (the
+    stale connections are replaced before the request's work starts), and each action is
+    stored once."""
+    per_server = {s.port: [create(s.port, "paulista") for _ in range(6)] for s in two_servers}
+    for s in two_servers:  # six requests at once on each server: several connections in its pool
+        assert all(r[:2] == [200, 200] for r in on_every_thread(s.port, per_server[s.port], read_then_act))
+    postgres.stop()
+    postgres.start()
+    wait_for(lambda: accepts_connections(postgres))
+    failures, accepted = [], {}
+    for s in two_servers:
+        for match, result in zip(per_server[s.port], on_every_thread(s.port, per_server[s.port], read_then_act)):
+            failures += [status for status in result[:2] if status != 200]
+            if len(result) == 3:
+                accepted.setdefault(match["id"], []).append(result[2])
+    assert failures == []
+    for s in two_servers:
+        for match in per_server[s.port]:
+            log = stored(database, match["id"])
+            assert len(log) == 2 and log[1] == accepted[match["id"]][0][1]  # one before, one after: each once
+    print(f"\npostgresql restart, once it is back: {2 * len(accepted)} requests on 2 servers, 0 failed")

@@ -17,17 +17,21 @@ from collections import Counter
 import pytest
 
 from scorer.app import store, tournament_service, tournament_store
+from scorer.app.tournament_keys import TournamentKeys
 from scorer.app.match_service import MatchService
 from scorer.core.errors import RuleError
 
 RUNS = {"sqlite": 60, "postgresql": 150}
+
+#: The instance secret's keys these tests' tournaments use (issue 23).
+KEYS = TournamentKeys(b"a test instance secret, 32 bytes")
 
 
 def a_finished_match(db, service):
     """A new two-team tournament whose only match the table has just ended 15-12 (the
     tournament has not read it yet); ``(tournament id, match id, version)``."""
     loaded = tournament_service.create_from(db, {"variant": "truco-15", "teams": ["Os Gaúchos", "Os Zap"]},
-                                            default_name="Copa")
+                                            default_name="Copa", keys=KEYS)
     match_id = loaded.slots["main:1:1"].match_id
     for version, (side, delta) in enumerate([(1, 12), (0, 14), (0, 1)]):
         service.act(db, match_id, {"type": "adjust", "side": side, "delta": delta}, version, with_state=False)
@@ -67,7 +71,7 @@ def test_an_undo_racing_the_result_recording_never_disagrees(backend, request, t
 
         def record():
             barrier.wait()
-            tournament_service.advance(recorder, tid)
+            tournament_service.advance(recorder, tid, keys=KEYS)
 
         def tap_undo():
             barrier.wait()
@@ -82,7 +86,7 @@ def test_an_undo_racing_the_result_recording_never_disagrees(backend, request, t
             th.start()
         for th in threads:
             th.join()
-        loaded = tournament_service.advance(recorder, tid)
+        loaded = tournament_service.advance(recorder, tid, keys=KEYS)
         result, board = loaded.results.get("main:1:1"), store.get_match(recorder, match_id)
         outcomes[(undo[0], "recorded" if result else "open")] += 1
         shown = (board.winner, board.score)
@@ -200,12 +204,12 @@ def test_each_order_of_an_undo_and_the_result_recording(backend, order, request,
         try:
             th = threading.Thread(target=tap_undo)
             th.start()
-            tournament_service.advance(recorder, tid)
+            tournament_service.advance(recorder, tid, keys=KEYS)
             th.join()
         finally:
             store.STATEMENT_LISTENERS.remove(steps)
         assert not steps.missed and not steps.rules, (steps.missed, steps.rules)
-        result = tournament_service.advance(recorder, tid).results.get("main:1:1")
+        result = tournament_service.advance(recorder, tid, keys=KEYS).results.get("main:1:1")
         board = store.get_match(recorder, match_id)
         if order == "undo first":
             assert undo == ["stored"] and result is None and board.score == (14, 12)

@@ -1,6 +1,6 @@
 """Venezuelan truco through the JSON API (issue 20 item 2): the variant, its options and counts
 in ``GET /api/variants``, a whole match posted action by action, a Falta refused with a 422 in
-the user's language, and the Envido calculator with the vira. Values: docs/rules-venezolano.md
+the user's language, and the Envido calculator with the vira. Values: docs/rules.md §Truco venezolano
 (STEEMIT-VE, BUENASTAREAS-VE, OOC-VE)."""
 
 from __future__ import annotations

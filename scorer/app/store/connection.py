@@ -31,6 +31,12 @@ def _pyformat(statement: str) -> str:
 STATEMENT_LISTENERS: list[Callable[[Database, str], None]] = []
 
 
+#: The first statements of a checkout that may be sent again on a fresh connection when the
+#: pooled one turns out dead: a read, or the start of a transaction (never a write that
+#: could have reached the server before the connection broke).
+RESENDABLE = ("SELECT", "BEGIN")
+
+
 class Row(tuple):
     """One row: a tuple that also answers ``row["column"]`` (as ``sqlite3.Row`` does)."""
 
@@ -110,6 +116,14 @@ class Database:
     ``in_transaction`` tells whether the database has a transaction open on it;
     ``close()`` gives the connection back to the pool (an open transaction is rolled
     back there).
+
+    A pooled connection found dead by the first statement of this checkout (PostgreSQL
+    was restarted since it was opened) is replaced by a fresh one and that statement sent
+    again, once, if it is a read or a ``BEGIN`` (:data:`RESENDABLE`: nothing was changed
+    on the dead one, so the request does not fail; issue 23 item 5). The same error also marks every connection the pool opened before
+    it as stale, so they are reopened when next checked out instead of failing one by
+    one. A statement after the first is never resent: a transaction cut in the middle
+    fails its request (503), and the client's retry is version-guarded.
     """
 
     def __init__(self, eng: Engine) -> None:
@@ -120,6 +134,7 @@ class Database:
         self._error = eng.dialect.loaded_dbapi.Error
         self.broken = False  # the connection was lost and dropped: every statement fails fast
         self.depth = 0  # write transactions open on it (:func:`write`; an inner one joins the outer)
+        self.untouched = True  # no statement sent on this checkout yet: a dead connection may be replaced
 
     def execute(self, statement: str, params: dict[str, Any] | list[dict[str, Any]] | None = None) -> Rows:
         if STATEMENT_LISTENERS:
@@ -127,6 +142,16 @@ class Database:
                 listener(self, statement)
         if self.broken:
             raise OperationalError(statement, params, ConnectionError("the database connection was lost"))
+        first, self.untouched = self.untouched, False
+        try:
+            return self._send(statement, params)
+        except DBAPIError as e:
+            if not (first and e.connection_invalidated and statement.lstrip().upper().startswith(RESENDABLE)):
+                raise
+        self._replace()  # the pooled connection was dead before this request used it
+        return self._send(statement, params)
+
+    def _send(self, statement: str, params: dict[str, Any] | list[dict[str, Any]] | None) -> Rows:
         sql = statement if self.dialect == "sqlite" else _pyformat(statement)
         cur = self.fairy.cursor()
         try:
@@ -151,8 +176,26 @@ class Database:
     def _wrap(self, error: BaseException, statement: str, params, cursor) -> DBAPIError:
         gone = self.engine.dialect.is_disconnect(error, self.raw, cursor)
         if gone:
+            # Every connection opened before this one is as dead (a database restart):
+            # the pool reopens them at their next checkout, as SQLAlchemy's own Connection
+            # does on a disconnect (Pool._invalidate: "mark all connections established
+            # within the generation of the given connection as invalidated").
+            self.engine.pool._invalidate(self.fairy, error, _checkin=False)
             self.invalidate(error, close=False)
         return DBAPIError.instance(statement, params, error, self._error, connection_invalidated=gone)
+
+    def _replace(self) -> None:
+        """Check a fresh connection out in place of the dead one (already invalidated).
+
+        :raise OperationalError: the database cannot be reached now either.
+        """
+        self.fairy.close()
+        try:
+            self.fairy = self.engine.raw_connection()
+        except self._error as e:
+            raise DBAPIError.instance(None, None, e, self._error) from e
+        self.raw = self.fairy.driver_connection
+        self.broken = False
 
     @property
     def in_transaction(self) -> bool:

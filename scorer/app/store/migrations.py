@@ -52,6 +52,8 @@ MIGRATIONS: list[str | dict[str, str] | Callable[[Database], None]] = [
     {"sqlite": "", "postgresql": "ALTER TABLE tournament ALTER COLUMN created TYPE DOUBLE PRECISION,"
                                  " ALTER COLUMN updated TYPE DOUBLE PRECISION;"
                                  "ALTER TABLE tournament_audit ALTER COLUMN at TYPE DOUBLE PRECISION"},
+    # 7: tournaments' organizer and team keys at rest are hashes (issue 23); in scorer.app.tournament_keys.
+    lambda db: __import__("scorer.app.tournament_keys", fromlist=["hash_stored_keys"]).hash_stored_keys(db),
 ]
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from scorer.core.envido_points import count_spans, describe_counts
 from scorer.core.errors import N_, RuleError
-from scorer.core.variants import ENVIDO_CALLS, FLOR_CALLS
+from scorer.core.variants import ENVIDO_CALLS, FLOR_CALLS, WINNER_FALTAS
 from scorer.core.match.hand import Hand, _Core
 from scorer.core.match.log import LogFact, LogKind
 
@@ -19,7 +19,8 @@ class Calls:
     # stakes --------------------------------------------------------------
 
     def _falta(self, score: Sequence[int], winner: int | None) -> int | None:
-        """Accepted Falta Envido value (REFERENCE.md 1.6; seed 000 for the 15-point game).
+        """Accepted Falta Envido (or Contraflor al resto) value under the table's ``falta``
+        convention (docs/rules.md §Falta Envido; §Truco to 15 for the 15-point game).
 
         Returns ``None`` when it depends on a winner not yet known.
         """
@@ -27,30 +28,63 @@ class Calls:
         leader = max(score)
         # The malas; a variant without them is one stage, the whole game.
         half = self.variant.malas_size(self.target) or self.target
-        if convention == "leader_stage" and leader < half:
+        in_malas = leader < half
+        if winner is None and convention in WINNER_FALTAS and (in_malas or convention == "loser_lacks"):
+            return None
+        if convention == "leader_stage" and in_malas:
             value = half - leader
-        elif convention == "malas_wins_game" and leader < half:
-            if winner is None:
-                return None
+        elif convention == "malas_wins_game" and in_malas:
             value = self.target - score[winner]
+        elif convention == "winner_stage" and in_malas:
+            value = half - score[winner]
+        elif convention == "loser_lacks":
+            value = self.target - score[1 - winner]
         else:
             value = self.target - leader
         # No floor the rule texts do not have: a leader who lacks nothing (gauderio, where a
         # correction made mid-hand can bring the leader to the target) is paid 0.
         return max(value, 0)
 
+    def _chain_points(self, chain: Sequence[str]) -> int:
+        """Accepted value of an Envido chain without Falta (0 for the empty chain): the
+        variant's table, or with ``envido_repeat`` 2 for each Envido and 3 for the Real Envido
+        (docs/rules.md §Repeated Envido).
+
+        Raises:
+            KeyError: a chain the variant does not have.
+        """
+        rules = self.variant.envido
+        assert rules is not None
+        if not chain:
+            return 0
+        if tuple(chain) in rules.chains:
+            return rules.chains[tuple(chain)]
+        if self._repeated_chain(chain):
+            return 2 * chain.count("envido") + 3 * chain.count("real_envido")
+        raise KeyError(tuple(chain))
+
+    def _repeated_chain(self, chain: Sequence[str]) -> bool:
+        """With ``envido_repeat``: Envido any number of times, then at most one Real Envido."""
+        body = list(chain[:-1]) if chain and chain[-1] == "real_envido" else list(chain)
+        return bool(self.options.get("envido_repeat")) and bool(chain) and all(c == "envido" for c in body)
+
     def _envido_value(self, chain: Sequence[str], score: Sequence[int], winner: int | None) -> int | None:
-        """Accepted value of an envido chain (``None`` for a winner-dependent Falta)."""
+        """Accepted value of an envido chain (``None`` for a winner-dependent Falta). With
+        ``falta_adds_stake`` an accepted Falta adds the chain accepted before it
+        (docs/rules.md §Falta adds the stake)."""
         if chain and chain[-1] == "falta_envido":
-            return self._falta(score, winner)
-        assert self.variant.envido is not None
-        return self.variant.envido.chains[tuple(chain)]
+            falta = self._falta(score, winner)
+            if falta is None or not self.options.get("falta_adds_stake"):
+                return falta
+            return falta + self._chain_points(chain[:-1])
+        return self._chain_points(chain)
 
     def _envido_refused(self, chain: Sequence[str]) -> int:
         """What a refused chain pays its last caller: the chain before its last call, min 1."""
-        before = tuple(chain[:-1])
-        assert self.variant.envido is not None
-        return self.variant.envido.chains.get(before, 1) if before else 1
+        try:
+            return self._chain_points(chain[:-1]) or 1
+        except KeyError:
+            return 1
 
     def _call_stake(self, action: Mapping[str, Any]) -> int | None:
         """What a call would be worth if accepted (tentos), or ``None`` if unknown."""
@@ -64,7 +98,8 @@ class Calls:
         flor = self.variant.flor
         assert flor is not None
         if call == "flor":
-            return flor.uncontested if not hand.flor_pending else flor.compared
+            partner = self._another_players_flor(hand, action["side"])
+            return flor.uncontested if not hand.flor_pending or partner else flor.compared
         if call == "contraflor":
             return flor.contraflor
         return self._falta(self._core.score, None)
@@ -205,13 +240,22 @@ class Calls:
         assert rules is not None
         if chain[-1] == "falta_envido":
             before = tuple(chain[:-1])
-            return rules.falta and (not before or before in rules.chains)
-        return tuple(chain) in rules.chains
+            return rules.falta and (not before or before in rules.chains or self._repeated_chain(before))
+        if tuple(chain) in rules.chains:
+            return True
+        if not self._repeated_chain(chain):
+            return False
+        # A repeated Envido never goes past the Falta's value (docs/rules.md §Repeated Envido).
+        faltas = [self._falta(self._core.score, side) for side in (0, 1)]
+        return self._chain_points(chain) <= min(f for f in faltas if f is not None)
 
     def _flor_call(self, core: _Core, side: int, call: str) -> list[LogFact]:
         hand = core.hand
         flor = self.variant.flor
         assert flor is not None
+        if call == "flor" and self._another_players_flor(hand, side):
+            hand.flor_chain.append(("flor", side))
+            return [LogFact(LogKind.CALL, side=side, call=call)]
         if not (call == "flor" and hand.awaiting == "envido_winner"):
             # An accepted Envido whose winner is still asked for is not settled: a Flor
             # cancels it (below); any other comparison must be entered first.
@@ -227,8 +271,8 @@ class Calls:
             if hand.envido_done:
                 raise RuleError("flor_closed", N_("The Envido is already settled: no Flor after it."), reason="envido_done")
             if hand.envido_chain:
-                # Seed 002 "Flor": a Flor "anula qualquer pedido de Envido ... feito anteriormente":
-                # called, pending, or accepted and not yet settled (REFERENCE.md 1.7).
+                # A Flor "anula qualquer pedido de Envido ... feito anteriormente": called, pending,
+                # or accepted and not yet settled (docs/rules.md §Flor cancels Envido).
                 facts.append(LogFact(LogKind.FLOR_CANCELS_ENVIDO, chain=tuple(hand.envido_chain)))
                 hand.envido_chain, hand.envido_pending, hand.envido_caller = [], False, None
                 if hand.awaiting == "envido_winner":
@@ -259,6 +303,29 @@ class Calls:
         elif not flor.contraflor_answered:  # gauderio: contraflor is compared at once
             self._start_comparison(hand, flor.contraflor if call == "contraflor" else "falta")
         return facts
+
+    def _another_players_flor(self, hand: Hand, side: int) -> bool:
+        """With ``flor_per_player``: a second (or third) player of a side that already sang
+        Flor sings one too, while only Flores were sung and none is settled (docs/rules.md
+        §One Flor per player). At most 3 a side (a table of 6)."""
+        sung = [caller for call, caller in hand.flor_chain]
+        return (
+            bool(self.options.get("flor_per_player"))
+            and side in sung
+            and sung.count(side) < 3
+            and not hand.flor_done
+            and all(call == "flor" for call, _ in hand.flor_chain)
+            and ((hand.flor_pending and sung[-1] == side) or hand.awaiting == "flor_winner")
+        )
+
+    def _flores_beyond_first(self, hand: Hand) -> int:
+        """Tentos the further Flores of a side add to whatever the Flor exchange pays: 3 for
+        each Flor beyond the first of its side (docs/rules.md §One Flor per player); 0
+        without ``flor_per_player``."""
+        flor = self.variant.flor
+        assert flor is not None
+        sung = [caller for call, caller in hand.flor_chain if call == "flor"]
+        return flor.uncontested * (len(sung) - len(set(sung)))
 
     def _raise_no_flor_pending(self, hand: Hand, call: str) -> None:
         """Refuse an answer to a Flor (``no_flor``, ``contraflor``...) when no bare Flor waits,
@@ -333,6 +400,7 @@ class Calls:
             else:
                 before = hand.flor_chain[-2][0]
                 points = flor.resto_refused_after_flor if before == "flor" else flor.resto_refused_after_contraflor
+            points += self._flores_beyond_first(hand)
             hand.flor_pending, hand.flor_done = False, True
             facts.append(LogFact(LogKind.FLOR_REFUSED, side=caller, call=call, points=points))
             self._award(core, caller, points, facts)
@@ -360,9 +428,10 @@ class Calls:
         flor = self.variant.flor
         assert flor is not None
         caller = hand.flor_chain[-1][1]
+        points = flor.uncontested + self._flores_beyond_first(hand)
         hand.flor_pending, hand.flor_done = False, True
-        facts: list[LogFact] = [LogFact(LogKind.FLOR_UNCONTESTED, side=caller, points=flor.uncontested)]
-        self._award(core, caller, flor.uncontested, facts)
+        facts: list[LogFact] = [LogFact(LogKind.FLOR_UNCONTESTED, side=caller, points=points)]
+        self._award(core, caller, points, facts)
         return facts
 
     def _compared(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
@@ -385,7 +454,7 @@ class Calls:
                         what="Flor" if is_flor else "Envido",
                         counts=describe_counts(rules.points_range),
                     )
-            # Equal points go to the mano (REFERENCE.md 0, seed 000 leaves ties unstated).
+            # Equal points go to the mano (docs/rules.md §Envido ties).
             winner = hand.mano if points[0] == points[1] else (0 if points[0] > points[1] else 1)
             counts: tuple[int, int] | None = (points[winner], points[1 - winner])
         else:
@@ -393,7 +462,7 @@ class Calls:
         if is_flor:
             chain = [call for call, _ in hand.flor_chain]
             stake = hand.compare_stake
-            value = self._falta(core.score, winner) if stake == "falta" else stake
+            value = self._falta(core.score, winner) if stake == "falta" else stake + self._flores_beyond_first(hand)
             hand.flor_done = True
         else:
             chain = list(hand.envido_chain)

@@ -10,8 +10,8 @@ which the edges say in words (:mod:`scorer.present.log_words`).
 
 Sides are ``0`` and ``1``. Every number is in tentos.
 
-Rule sources: seed 000/003 (truco-15), 001 (paulista), 002 (gauderio), 004 (truc), and
-``shared/rules/REFERENCE.md`` for argentino-30, uruguaio and mineiro; issue #2 decides
+Rule sources: ``docs/rules.md`` (the project's rules reference, every value with its public source
+or the user's rule text it comes from); issue #2 decides
 where both are silent.
 """
 
@@ -155,6 +155,7 @@ class Match(Calls, Plays):
             if (
                 candidate.get("call") == "flor" and hand.flor_pending and flor is not None
                 and flor.compared is not None and hand.flor_chain[-1][0] == "flor"
+                and candidate.get("side") != hand.flor_chain[-1][1]  # a partner's own Flor stays
             ):
                 # Flor answered by Flor is the same action as "con flor quiero" (both
                 # compare for ``compared``): one button for one action (issue 13 item 12).
@@ -248,7 +249,7 @@ class Match(Calls, Plays):
     # ------------------------------------------------------------- rules helpers
 
     def _new_hand(self, number: int, mano: int, score: Sequence[int]) -> Hand:
-        """A fresh hand; decides mão de onze / dez / ferro from ``score`` (seed 001, 004)."""
+        """A fresh hand; decides mão de onze / dez / ferro from ``score`` (docs/rules.md §Special hands)."""
         hand = Hand(number=number, mano=mano, value=self.variant.base_hand_value)
         special = self.variant.special_hand
         if special is None:
@@ -265,7 +266,7 @@ class Match(Calls, Plays):
         return self.variant.plays_flor(self.options)
 
     def _envido_open(self, hand: Hand) -> bool:
-        """Envido can still be started this hand (seed 000: until the first trick is decided)."""
+        """Envido can still be started this hand (until the first trick is decided: docs/rules.md §When Envido can be called)."""
         rules = self.variant.envido
         return (
             rules is not None
@@ -383,7 +384,7 @@ class Match(Calls, Plays):
 
     def _check_end_of_hand_target(self, core: _Core, facts: list[LogFact]) -> None:
         """Gaudério: the target is checked at the end of the hand; the higher total wins,
-        equal totals play another hand (seed 002 "Empate" / last paragraph)."""
+        equal totals play another hand (docs/rules.md §Reaching the target)."""
         a, b = core.score
         if core.winner is not None or max(a, b) < self.target:
             return

@@ -63,13 +63,13 @@ def decide_hand(tricks: Sequence[int | None], *, mano: int, all_pardas: str) -> 
     Args:
         tricks: up to 3 trick results, each ``0``, ``1`` or ``None`` (parda).
         mano: the side that is mano this hand (wins three pardas under ``"mano"``).
-        all_pardas: ``"mano"`` (seeds 000, 002, 004) or ``"nobody"`` (seed 001).
+        all_pardas: ``"mano"`` or ``"nobody"`` (docs/rules.md §Pardas).
 
     Returns:
         ``(decided, winner)``: ``decided`` is False while another trick is needed;
         ``winner`` is ``None`` only for three pardas under ``"nobody"``.
 
-    Rules (seed 000 "Quando uma vaza empata", seed 001 "Rodadas e empates"): two clear
+    Rules (docs/rules.md §Pardas): two clear
     wins; a win and a parda in either order; 1-1 then the third decides, a third parda
     goes to the winner of the first trick; two pardas then the third decides.
     """

@@ -29,7 +29,7 @@ class LogKind(StrEnum):
     for an Envido or Flor, which waits for its comparison)."""
     PLAYED_ON = "played_on"
     """Catalan truc: playing a trick while ``call`` was pending accepted it (the side is the
-    one that played on); ``value``: the hand's worth now (seed 004)."""
+    one that played on); ``value``: the hand's worth now (docs/rules.md §Catalan ladder)."""
     TRUCO_REFUSED = "truco_refused"
     """The side refused the truco ``call`` (the hand it ends follows as :attr:`HAND`)."""
     ENVIDO_REFUSED = "envido_refused"
@@ -40,7 +40,7 @@ class LogKind(StrEnum):
     FLOR_UNCONTESTED = "flor_uncontested"
     """The other side had no Flor (``no_flor``): ``points`` to the side (who sang it)."""
     FLOR_CANCELS_ENVIDO = "flor_cancels_envido"
-    """A Flor cancelled the Envido ``chain`` called before it (seed 002 "Flor")."""
+    """A Flor cancelled the Envido ``chain`` called before it (docs/rules.md §Flor cancels Envido)."""
     CHAIN_WON = "chain_won"
     """The accepted Envido or compared Flor ``chain`` went to the side: ``points``; ``counts``
     (the winner's count, the loser's) when both were typed, else None."""
@@ -56,7 +56,7 @@ class LogKind(StrEnum):
     ``mazo_primera``); it is counted in the :attr:`HAND` that follows."""
     SPECIAL_PLAYED = "special_played"
     """The side chose to play the ``special`` hand (``mao_de_onze``...): it is worth ``value``,
-    no betting (seed 001, 004)."""
+    no betting (docs/rules.md §Special hands)."""
     SPECIAL_RUN = "special_run"
     """The side ran from the ``special`` hand (the hand it ends follows as :attr:`HAND`)."""
     CORRECTION = "correction"
@@ -67,7 +67,7 @@ class LogKind(StrEnum):
     """The side reached the ``target`` where the game ends at once: it won."""
     GAME_OVER_AT_HAND_END = "game_over_at_hand_end"
     """Gaudério: past the target at the end of the hand, the side won with ``totals``
-    (its score, the other's; seed 002 "Empate")."""
+    (its score, the other's; docs/rules.md §Reaching the target)."""
     TIE_PLAYS_ON = "tie_plays_on"
     """Gaudério: both sides passed the ``target`` with equal totals: another hand."""
 

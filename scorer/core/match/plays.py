@@ -16,7 +16,7 @@ class Plays:
     # the play ------------------------------------------------------------
 
     def _accept_pending_by_playing(self, hand: Hand, facts: list[LogFact]) -> None:
-        """Catalan truc: playing on while a bet is pending accepts it (seed 004)."""
+        """Catalan truc: playing on while a bet is pending accepts it (docs/rules.md §Catalan ladder)."""
         if hand.truco_pending and self.variant.trick_accepts_pending:
             index, caller = hand.truco_pending
             hand.truco_level, hand.value = index, self.variant.truco_ladder[index].value(self.target)
@@ -47,7 +47,7 @@ class Plays:
         return facts
 
     def _mazo(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
-        """Fold: refuse what is pending against the folder, then pay the hand (seed 000 "Desistir")."""
+        """Fold: refuse what is pending against the folder, then pay the hand (docs/rules.md §Folding)."""
         hand, side = core.hand, action["side"]
         self._require_no_comparison(hand)
         pending = self._pending(hand)
@@ -109,7 +109,7 @@ class Plays:
         else:
             self._award(core, side, delta, facts)
             if not self.variant.ends_at_once and core.hand.actions == 0:
-                # Between hands only: mid-hand the target is checked when the hand ends (seed 002).
+                # Between hands only: mid-hand the target is checked when the hand ends (docs/rules.md §Reaching the target).
                 self._check_end_of_hand_target(core, facts)
         hand = core.hand
         if hand.actions == 0 and core.winner is None:

@@ -3,6 +3,7 @@ from their JSON form (:func:`settings_from_json`), with the error that says what
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -13,15 +14,28 @@ from scorer.core.tournament.model import (
 )
 
 
+def check_text(text: str) -> str:
+    """A tournament's, team's or player's name as typed, its runs of white space made one
+    space and trimmed.
+
+    :raise TournamentError: ``bad_text``: it holds a control character that is not white
+        space (a NUL: PostgreSQL cannot store it) or a lone surrogate (not text at all).
+    """
+    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text if not ch.isspace()):
+        _fail("bad_text", N_("A name holds a character that is not text (a control character such as NUL): "
+                             "type it again without it."))
+    return " ".join(text.split())
+
+
 def check_teams(teams: Sequence[Any]) -> tuple[str, ...]:
     """Team names, trimmed; 2 to 64, none blank, none repeated (ignoring case).
 
-    :raise TournamentError: ``bad_teams``, ``too_few_teams``, ``too_many_teams``,
-        ``blank_team``, ``team_too_long`` (over ``TEAM_NAME_MAX`` characters), ``repeated_team``.
+    :raise TournamentError: ``bad_teams``, ``bad_text`` (see :func:`check_text`),
+        ``too_few_teams``, ``too_many_teams``, ``blank_team``, ``team_too_long`` (over ``TEAM_NAME_MAX`` characters), ``repeated_team``.
     """
     if not isinstance(teams, (list, tuple)) or not all(isinstance(t, str) for t in teams):
         _fail("bad_teams", N_("Teams must be a list of names."))
-    names = tuple(" ".join(t.split()) for t in teams)
+    names = tuple(check_text(t) for t in teams)
     for name in names:
         if len(name) > TEAM_NAME_MAX:  # never cut silently: two long names could clash once cut
             _fail("team_too_long", N_("The team name {name} is longer than {max} characters: shorten it."),
@@ -61,8 +75,8 @@ def settings_from_json(data: Mapping[str, Any], team_count: int) -> Settings:
         _fail("bad_format", N_("Unknown format: choose knockout, round_robin or groups."))
     best_of = data.get("best_of", 1)
     final = data.get("final_best_of")
-    for value in (best_of, final):
-        if value is not None and (type(value) is not int or value not in BEST_OF):
+    for value in (best_of, final if final is not None else 1):  # a final like the rest: null
+        if type(value) is not int or value not in BEST_OF:
             _fail("bad_best_of", N_("Games per match must be 1, 3 or 5."))
     legs = _int(data, "legs", 1, 1, 2)
     groups = _int(data, "groups", 2, 1, 16) if fmt == "groups" else 2

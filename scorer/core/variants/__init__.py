@@ -1,7 +1,7 @@
 """Rule sets as data: one frozen :class:`Variant` per Truco variant, in one registry.
 
-Every number here comes from a seed in ``shared/seeds/`` (where one speaks) or from
-``shared/rules/REFERENCE.md``; the docstring of each variant names its source. A variant
+Every number here is stated, with its public source, in ``docs/rules.md`` (the project's rules
+reference); the comments name its sections (``docs/rules.md §Falta Envido``). A variant
 holds every fact that differs between variants: the ladder, Envido and Flor, the special
 hand, targets and options, the cards (order, deck, manilhas, muestra), pica-pica and the
 malas/buenas split. The match engine (:mod:`scorer.core.match`), the card helpers
@@ -21,14 +21,15 @@ from scorer.core.variants.registry import (
 )
 from scorer.core.variants.rules import (
     ARGENTINE_ENVIDO_CHAINS, ENVIDO_CALLS, FALTA_CONVENTIONS, FLOR_CALLS, GAME, GAUDERIO_ENVIDO_CHAINS, EnvidoRules,
-    FlorRules, OptionSpec, SpecialHandRules, TrucoStep,
+    FlorRules, OptionSpec, SpecialHandRules, TrucoStep, WINNER_FALTAS,
 )
 from scorer.core.variants.variant import ARGENTINE_CARDS, Variant
 from scorer.core.variants.words import CHOICE_LABELS, GLOSSES, TABLE_WORDS, PageWord, TableWord, TableWords, choice_label
 
 __all__ = [
     "ARGENTINE_CARDS", "ARGENTINE_ENVIDO_CHAINS", "ARGENTINE_LADDER", "CHOICE_LABELS", "ENVIDO_CALLS",
-    "FALTA_CONVENTIONS", "FLOR_CALLS", "GAME", "GAUDERIO_ENVIDO_CHAINS", "GLOSSES", "TABLE_WORDS", "VARIANTS", "EnvidoRules",
-    "FlorRules", "OptionSpec", "PageWord", "SpecialHandRules", "TableWord", "TableWords", "TrucoStep", "Variant",
+    "FALTA_CONVENTIONS", "FLOR_CALLS", "GAME", "GAUDERIO_ENVIDO_CHAINS", "GLOSSES", "TABLE_WORDS", "VARIANTS",
+    "EnvidoRules", "FlorRules", "OptionSpec", "PageWord", "SpecialHandRules", "TableWord", "TableWords", "TrucoStep",
+    "Variant", "WINNER_FALTAS",
     "choice_label", "default_variant", "flor_in_play", "get_variant", "register", "unregister", "variants_where",
 ]

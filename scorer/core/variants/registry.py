@@ -1,4 +1,4 @@
-"""The registry: every variant, built from its seed's numbers (:data:`VARIANTS`), and
+"""The registry: every variant, built from the numbers of docs/rules.md (:data:`VARIANTS`), and
 how to look one up (:func:`get_variant`), add one (:func:`register`) or pick them by a test."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ ARGENTINE_LADDER = (
     TrucoStep("retruco", 3, 2),
     TrucoStep("vale_cuatro", 4, 3),
 )
-"""Seed 000 "Pedir Truco" / "Responder a um pedido"; REFERENCE.md 1.4."""
+"""docs/rules.md §Argentine ladder."""
 
 VENEZUELAN_LADDER = (
     TrucoStep("truco", 3, 1),
@@ -30,22 +30,42 @@ VENEZUELAN_LADDER = (
     TrucoStep("vale_juego", GAME, 9),
 )
 """Truco 3 / refused 1, retruco 6 / 3, vale nueve 9 / 6, vale juego the game / 9 (STEEMIT-VE,
-BUENASTAREAS-VE; docs/rules-venezolano.md)."""
+BUENASTAREAS-VE; docs/rules.md §Truco venezolano)."""
 
 VENEZUELAN_ENVIDO_CHAINS = {("envido",): 2, ("envido", "envido"): 4}
 """Envido 2 / refused 1; "quiero y envido" (a second Envido) 4 / refused 2 (STEEMIT-VE,
-BUENASTAREAS-VE). No Real Envido and no Falta Envido: the sources name neither."""
+BUENASTAREAS-VE; docs/rules.md §Truco venezolano). No Real Envido and no Falta Envido: the sources name neither."""
 
 VENEZUELAN_PIEZAS = PiezaRules((11, 10), (30, 29), stand_in=12, turned_up="vira")
 """The perico (11 of the vira's suit) and the perica (10), best and second card; the 12 of
 the suit stands in for either when it is the vira itself. Envido: 30 and 29 plus the best
-other card (STEEMIT-VE, BUENASTAREAS-VE, OOC-VE; docs/rules-venezolano.md)."""
+other card (STEEMIT-VE, BUENASTAREAS-VE, OOC-VE; docs/rules.md §Truco venezolano)."""
 
 _TARGET_LABEL = N_("Points to win")
 _FLOR_LABEL = N_("Play with Flor")
 _FALTA_LABEL = N_("Falta Envido is worth")
 _MAZO_LABEL = N_("Folding in the first trick before Envido gives 1 more")
 _PARDAS_LABEL = N_("Three pardas")
+_FALTA_HELP = N_("What an accepted Falta Envido, or Contraflor al resto, pays.")
+_FALTA_ADDS_LABEL = N_("Falta Envido adds the Envido accepted before it")
+_FALTA_ADDS_HELP = N_("Yes: Envido, then Falta accepted pays 2 + the Falta. No: the Falta replaces the 2.")
+_FLOR_PER_PLAYER_LABEL = N_("One Flor per player (tables of 4 or 6)")
+_FLOR_PER_PLAYER_HELP = N_("Every player of a side may sing a Flor; each one unanswered pays 3.")
+_ENVIDO_REPEAT_LABEL = N_("Envido may be called again and again")
+_ENVIDO_REPEAT_HELP = N_("Each Envido adds 2, never past the Falta; refused, it pays what was accepted before.")
+
+#: The Falta conventions of a game in malas and buenas (docs/rules.md §Falta Envido).
+_MALAS_FALTAS = ("leader_stage", "whole_game", "malas_wins_game", "winner_stage", "loser_lacks")
+
+
+def _falta_option(choices: tuple[str, ...], default: str) -> OptionSpec:
+    """The ``falta`` option: which convention values an accepted Falta (docs/rules.md §Falta Envido)."""
+    return OptionSpec("falta", choices, default, _FALTA_LABEL, _FALTA_HELP)
+
+
+_FALTA_ADDS = OptionSpec("falta_adds_stake", (False, True), False, _FALTA_ADDS_LABEL, _FALTA_ADDS_HELP)
+_FLOR_PER_PLAYER = OptionSpec("flor_per_player", (False, True), False, _FLOR_PER_PLAYER_LABEL, _FLOR_PER_PLAYER_HELP)
+_ENVIDO_REPEAT = OptionSpec("envido_repeat", (False, True), False, _ENVIDO_REPEAT_LABEL, _ENVIDO_REPEAT_HELP)
 
 _REGISTRY: dict[str, Variant] = {
         variant.id: variant
@@ -59,6 +79,7 @@ _REGISTRY: dict[str, Variant] = {
                 truco_ladder=ARGENTINE_LADDER,
                 envido=EnvidoRules(ARGENTINE_ENVIDO_CHAINS),
                 cards=ARGENTINE_CARDS,
+                option_specs=(_falta_option(("target_minus_leader", "loser_lacks"), "target_minus_leader"), _FALTA_ADDS),
             ),
             Variant(
                 id="argentino-30",
@@ -78,8 +99,10 @@ _REGISTRY: dict[str, Variant] = {
                 option_specs=(
                     OptionSpec("target", (30, 18, 40), 30, _TARGET_LABEL),
                     OptionSpec("flor", (False, True), False, _FLOR_LABEL),
-                    OptionSpec("falta", ("leader_stage", "whole_game", "malas_wins_game"), "leader_stage", _FALTA_LABEL),
+                    _falta_option(_MALAS_FALTAS, "leader_stage"),
                     OptionSpec("mazo_primera", (True, False), True, _MAZO_LABEL),
+                    _FALTA_ADDS,
+                    _FLOR_PER_PLAYER,
                 ),
             ),
             Variant(
@@ -92,20 +115,26 @@ _REGISTRY: dict[str, Variant] = {
                 envido=EnvidoRules(
                     ARGENTINE_ENVIDO_CHAINS,
                     closes_on_truco_accepted=True,
-                    # A pieza counts 27-30 and adds the best other card (REFERENCE.md 2.4).
+                    # A pieza counts 27-30 and adds the best other card (docs/rules.md §Envido count with a muestra).
                     pieces=URUGUAYAN_PIEZAS,
                 ),
                 flor=FlorRules(pieces=URUGUAYAN_PIEZAS),
                 falta="malas_wins_game",
                 malas_buenas=True,
-                mazo_primera=True,
+                # Folding before the Envido pays 1 by default: the Uruguayan engine does; the +1
+                # comes from an Argentine one (docs/rules.md §Folding in the first trick).
+                mazo_primera=False,
                 # The piezas of the muestra, then the matas, on top of the Argentine order
-                # (REFERENCE.md 2.3).
+                # (docs/rules.md §Muestra and piezas).
                 cards=CardRules(ARGENTINE_ORDER, piezas=URUGUAYAN_PIEZAS),
                 option_specs=(
                     OptionSpec("target", (30, 40), 30, _TARGET_LABEL),
-                    OptionSpec("falta", ("malas_wins_game", "leader_stage", "whole_game"), "malas_wins_game", _FALTA_LABEL),
-                    OptionSpec("mazo_primera", (True, False), True, _MAZO_LABEL),
+                    _falta_option(("malas_wins_game", "leader_stage", "whole_game", "winner_stage", "loser_lacks"),
+                                  "malas_wins_game"),
+                    OptionSpec("mazo_primera", (False, True), False, _MAZO_LABEL),
+                    _FALTA_ADDS,
+                    _FLOR_PER_PLAYER,
+                    _ENVIDO_REPEAT,
                 ),
             ),
             Variant(
@@ -123,7 +152,7 @@ _REGISTRY: dict[str, Variant] = {
                 ),
                 special_hand=SpecialHandRules(threshold=11, name="mao_de_onze", play_worth=3, run_pays=1, ferro_worth=1),
                 all_pardas="nobody",
-                # Manilhas from the vira over 3 2 A K J Q 7 6 5 4; sujo or limpo (seed 001; REFERENCE.md 3.2).
+                # Manilhas from the vira over 3 2 A K J Q 7 6 5 4; sujo or limpo (docs/rules.md §Vira and manilhas).
                 cards=CardRules(PLAIN_ORDER, decks=("sujo", "limpo"), vira_manilhas=True),
                 option_specs=(OptionSpec("all_pardas", ("nobody", "mano"), "nobody", _PARDAS_LABEL),),
             ),
@@ -143,7 +172,7 @@ _REGISTRY: dict[str, Variant] = {
                 ),
                 special_hand=SpecialHandRules(threshold=10, name="mao_de_dez", play_worth=4, run_pays=2, ferro_worth=2),
                 all_pardas="nobody",
-                cards=CardRules(PLAIN_ORDER, fixed_manilhas=MINEIRO_MANILHAS),  # REFERENCE.md 4
+                cards=CardRules(PLAIN_ORDER, fixed_manilhas=MINEIRO_MANILHAS),  # docs/rules.md §Fixed manilhas
                 option_specs=(OptionSpec("all_pardas", ("nobody", "mano"), "nobody", _PARDAS_LABEL),),
             ),
             Variant(
@@ -156,8 +185,13 @@ _REGISTRY: dict[str, Variant] = {
                 truco_ladder=ARGENTINE_LADDER,
                 envido=EnvidoRules(GAUDERIO_ENVIDO_CHAINS),
                 flor=FlorRules(compared=None, refused=4, contraflor_answered=False),
-                cards=ARGENTINE_CARDS,  # seed 002; REFERENCE.md 5
-                option_specs=(OptionSpec("target", (12, 24), 12, _TARGET_LABEL),),
+                cards=ARGENTINE_CARDS,  # docs/rules.md §Argentine order
+                option_specs=(
+                    OptionSpec("target", (12, 24), 12, _TARGET_LABEL),
+                    _falta_option(("target_minus_leader", "loser_lacks"), "target_minus_leader"),
+                    _FALTA_ADDS,
+                    _FLOR_PER_PLAYER,
+                ),
             ),
             Variant(
                 id="truc",
@@ -169,7 +203,7 @@ _REGISTRY: dict[str, Variant] = {
                 truco_ladder=(TrucoStep("truc", 2, 1), TrucoStep("retruc", 3, 2)),
                 special_hand=SpecialHandRules(threshold=11, name="mao_de_onze", play_worth=3, run_pays=1, ferro_worth=1),
                 trick_accepts_pending=True,
-                cards=CardRules(CATALAN_ORDER),  # seed 004 "Preparação"; REFERENCE.md 6.1
+                cards=CardRules(CATALAN_ORDER),  # docs/rules.md §Catalan order
             ),
             Variant(
                 id="venezolano",
@@ -181,10 +215,13 @@ _REGISTRY: dict[str, Variant] = {
                 ends_at_once=True,
                 truco_ladder=VENEZUELAN_LADDER,
                 envido=EnvidoRules(VENEZUELAN_ENVIDO_CHAINS, pieces=VENEZUELAN_PIEZAS, falta=False),
-                # Flor 3 (STEEMIT-VE); no Contraflor: the sources name none (docs/rules-venezolano.md).
+                # Flor 3 (STEEMIT-VE); no Contraflor: the sources name none (docs/rules.md §Truco venezolano).
                 flor=FlorRules(pieces=VENEZUELAN_PIEZAS, raises=()),
                 cards=CardRules(ARGENTINE_ORDER, piezas=VENEZUELAN_PIEZAS),
-                option_specs=(OptionSpec("target", (24, 12), 24, _TARGET_LABEL),),
+                # No Falta Envido, so no falta nor falta_adds_stake; its own chain already has the
+                # second Envido ("quiero y envido"), so no envido_repeat (capped by a Falta it lacks).
+                # Flor is always in play: a table of 4 or 6 may let each player sing one.
+                option_specs=(OptionSpec("target", (24, 12), 24, _TARGET_LABEL), _FLOR_PER_PLAYER),
             ),
         )
     }
@@ -243,6 +280,6 @@ def default_variant() -> Variant:
 def flor_in_play(*, flor: bool, muestra: bool) -> bool:
     """Whether an Envido count includes the Flor: when the table plays "con flor", or when a
     muestra is turned up, since every variant with a muestra always plays Flor (uruguaio:
-    REFERENCE.md 2.4; issue #2)."""
+    docs/rules.md §Flor values; issue #2)."""
     return flor or (muestra and all(v.flor is not None and not v.flor_option
                                     for v in VARIANTS.values() if v.cards.piezas is not None))

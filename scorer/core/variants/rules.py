@@ -47,11 +47,11 @@ class EnvidoRules:
     Attributes:
         chains: accepted value of each legal chain without Falta (tuple of calls -> tentos).
             A refused chain pays its last caller the accepted value of the chain minus its
-            last call, or 1 when that is empty (REFERENCE.md 1.5, seed 000 "Pedir Envido").
+            last call, or 1 when that is empty (docs/rules.md §Envido chains).
             ``falta_envido`` may end any of these chains (or stand alone) where ``falta``.
         closes_on_truco_accepted: Envido can no longer be called once a Truco is accepted
-            (argentino-30, uruguaio; REFERENCE.md 1.4) -- otherwise it stays open until the
-            first trick is decided (seed 000).
+            (argentino-30, uruguaio; docs/rules.md §When Envido can be called) -- otherwise it stays open until the
+            first trick is decided (same section).
         pieces: the hands are counted with these piezas (a turned-up card), else ``None``.
         falta: Falta Envido is a call of this variant (``False``: left out, Venezolano).
     """
@@ -85,7 +85,7 @@ ARGENTINE_ENVIDO_CHAINS = MappingProxyType(
         ("envido", "envido", "real_envido"): 7,
     }
 )
-"""REFERENCE.md 1.5 rows 1-5; seed 000 "A cadeia de aumentos"."""
+"""docs/rules.md §Envido chains."""
 
 GAUDERIO_ENVIDO_CHAINS = MappingProxyType(
     {
@@ -94,7 +94,7 @@ GAUDERIO_ENVIDO_CHAINS = MappingProxyType(
         ("envido", "real_envido"): 5,
     }
 )
-"""Seed 002 "Pontos obtidos na disputa de Envido": Envido 2/1, Real Envido 5/1, Envido-Real 5/2."""
+"""Envido 2/1, Real Envido 5/1, Envido-Real 5/2: docs/rules.md §Gaudério Envido."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ class FlorRules:
             "con flor me achico" (3) or gauderio's "fugir" (4).
         contraflor: a compared contraflor pays the better flor this (6).
         contraflor_answered: contraflor / contraflor_al_resto wait for quiero/no_quiero
-            (argentino-30, uruguaio) instead of being compared at once (gauderio, seed 002).
+            (argentino-30, uruguaio) instead of being compared at once (gauderio; docs/rules.md §Flor values).
         contraflor_refused: a refused contraflor pays its caller this (4).
         resto_refused_after_flor / resto_refused_after_contraflor: a refused
             contraflor_al_resto pays its caller 4 after a flor, 6 after a contraflor.
@@ -171,19 +171,30 @@ class OptionSpec:
         choices: the accepted values.
         default: the value used when the option is not given.
         label: English label (translated by the web layer).
+        help: one English line saying what the option does (translated by the web layer),
+            shown under the control and in ``GET /api/variants``; empty for none.
     """
 
     key: str
     choices: tuple[Any, ...]
     default: Any
     label: str
+    help: str = ""
 
 
-FALTA_CONVENTIONS = ("target_minus_leader", "leader_stage", "whole_game", "malas_wins_game")
-"""How an accepted Falta Envido is valued (REFERENCE.md 1.6):
+FALTA_CONVENTIONS = (
+    "target_minus_leader", "leader_stage", "whole_game", "malas_wins_game", "winner_stage", "loser_lacks",
+)
+"""How an accepted Falta Envido (and a Contraflor al resto) is valued, with T the target, H the
+malas (half of T), L the leader's score, W the Envido winner's and Lo the loser's, all before
+the Envido is paid (docs/rules.md §Falta Envido):
 
-* ``target_minus_leader`` / ``whole_game``: target minus the leader's score (conventions A).
-* ``leader_stage``: leader in the malas -> half minus the leader; else target minus leader (B).
-* ``malas_wins_game``: leader in the malas -> the winner gets what it needs to reach the
-  target; else target minus the leader (C).
+* ``target_minus_leader`` / ``whole_game``: F = T - L (convention A).
+* ``leader_stage``: L < H -> F = H - L; else T - L (B).
+* ``malas_wins_game``: L < H -> F = T - W (the winner reaches the target); else T - L (C).
+* ``winner_stage``: L < H -> F = H - W (the winner completes its malas); else T - L (D).
+* ``loser_lacks``: F = T - Lo, what the loser lacks for the game (E).
 """
+
+WINNER_FALTAS = frozenset({"malas_wins_game", "winner_stage", "loser_lacks"})
+"""The conventions whose value can depend on who wins the Envido."""

@@ -13,7 +13,7 @@ from scorer.core.variants.rules import EnvidoRules, FlorRules, OptionSpec, Speci
 from scorer.core.variants.words import TABLE_WORDS, TableWords, choice_label
 
 ARGENTINE_CARDS = CardRules(ARGENTINE_ORDER)
-"""The Argentine 14 levels, 40 cards (seeds 000/003; seed 002 for gauderio; REFERENCE.md 1.2, 5)."""
+"""The Argentine 14 levels, 40 cards (docs/rules.md §Argentine order)."""
 
 
 @dataclass(frozen=True)
@@ -37,12 +37,12 @@ class Variant:
         special_hand: mão de onze / dez rules, or ``None``.
         all_pardas: who wins a hand of three pardas by default: ``"mano"`` or ``"nobody"``.
         trick_accepts_pending: recording a trick while a truco call is pending accepts it
-            (Catalan truc, seed 004); elsewhere it is an error.
+            (Catalan truc; docs/rules.md §Catalan ladder); elsewhere it is an error.
         mazo_primera: default of the option that adds 1 tento to a fold in the first trick
-            while Envido could still be called and was not (REFERENCE.md 1.8, M1).
+            while Envido could still be called and was not (docs/rules.md §Folding in the first trick).
         option_specs: the settings this variant offers.
         cards: the card order, deck, manilhas and muestra (:class:`CardRules`).
-        pica_pica: a 6-player game alternates redonda and pica-pica hands (REFERENCE.md 1.1).
+        pica_pica: a 6-player game alternates redonda and pica-pica hands (docs/rules.md §Seats and pica-pica).
         family: the table whose words the variant uses, a key of :data:`TABLE_WORDS`
             (``rio``, ``br``, ``gaucho``, ``cat``, ``ve``).
         table_words: the variant's own table words, where it has no family in
@@ -77,7 +77,7 @@ class Variant:
 
     def malas_size(self, target: int) -> int | None:
         """Tentos of the malas (half the target) where the score is split in malas and
-        buenas (REFERENCE.md 1.1), else ``None``."""
+        buenas (docs/rules.md §Malas and buenas), else ``None``."""
         return target // 2 if self.malas_buenas else None
 
     def score_parts(self, points: int, target: int) -> list[tuple[str | None, int]]:

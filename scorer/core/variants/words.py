@@ -28,7 +28,7 @@ punctuation: "¡Truco!" at a Rioplatense table, "Seis!" at a Paulista one); a
 @dataclass(frozen=True)
 class TableWords:
     """What a table of one variant family says: the one source for buttons, the pending
-    line, the log, the spoken text and the errors (WORDING-REVIEW.md section 4a).
+    line, the log, the spoken text and the errors (docs/rules.md §Table words).
 
     Attributes:
         shouts: call id -> the shout on its button ("¡Quiero retruco!", "Seis!").
@@ -56,13 +56,14 @@ class TableWords:
 
 
 _GLOSS_ANSWERS = {"quiero": "accept", "no_quiero": "refuse", "mazo": "fold", "no_flor": "no Flor",
-                  "flor_quiero": "accept the Flor", "flor_no_quiero": "concede the Flor",
-                  "play": "play this hand", "run": "run from this hand"}
-"""English glosses of the table's answers (WORDING-REVIEW.md section 3, recommendation 1)."""
+                  "flor_quiero": "accept", "flor_no_quiero": "concede", "play": "play", "run": "run"}
+"""English glosses of the table's answers (docs/rules.md §Table words): one word each, so the
+button keeps every word whole in its place (issue 19); the table word beside it says what is
+accepted or played."""
 
 TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
     {
-        # Rioplatense: truco-15, argentino-30, uruguaio (seed 000; REFERENCE.md 1.4-1.7).
+        # Rioplatense: truco-15, argentino-30, uruguaio (docs/rules.md §Argentine ladder, §Envido chains, §Flor values).
         "rio": TableWords(
             shouts={"truco": "¡Truco!", "retruco": "¡Quiero retruco!", "vale_cuatro": "¡Quiero vale cuatro!",
                     "envido": "¡Envido!", "real_envido": "¡Real envido!", "falta_envido": "¡Falta envido!",
@@ -76,7 +77,7 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             refused="no querido",
             tie="parda",
         ),
-        # Venezuelan truco (STEEMIT-VE, BUENASTAREAS-VE): Spanish words on every page, as the
+        # Venezuelan truco (docs/rules.md §Truco venezolano): Spanish words on every page, as the
         # Rioplatense table's; "quiero y envido" is the second Envido.
         "ve": TableWords(
             shouts={"truco": "¡Truco!", "retruco": "¡Quiero retruco!", "vale_nueve": "¡Vale nueve!",
@@ -89,7 +90,7 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             refused="no querido",
             tie="parda",
         ),
-        # Gaúcho / gaudério (seed 002: "ir ao baralho", "fugir", "Contra-flor e o resto").
+        # Gaúcho / gaudério ("ir ao baralho", "fugir", "Contra-flor e o resto": docs/rules.md §Flor values).
         "gaucho": TableWords(
             shouts={"truco": "Truco!", "retruco": "Retruco!", "vale_cuatro": "Vale quatro!",
                     "envido": "Envido!", "real_envido": "Real envido!", "falta_envido": "Falta envido!",
@@ -103,7 +104,7 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             refused="recusado",
             tie="parda",
         ),
-        # Paulista and Mineiro (seed 001: "correr", "empate", mão de onze / ferro).
+        # Paulista and Mineiro ("correr", "empate", mão de onze / ferro: docs/rules.md §Mão de onze).
         "br": TableWords(
             shouts={"truco": "Truco!", "seis": "Seis!", "nove": "Nove!", "dez": "Dez!", "doze": "Doze!"},
             calls={"truco": "Truco", "seis": "Seis", "nove": "Nove", "dez": "Dez", "doze": "Doze"},
@@ -115,7 +116,7 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             specials={"mao_de_onze": "Mão de onze", "mao_de_dez": "Mão de dez", "mao_de_ferro": "Mão de ferro"},
             decisions={"play": "Jogamos a {special}", "run": "Corremos"},
         ),
-        # Catalan truc (seed 004): its own calls and answers; the rest in the page's language.
+        # Catalan truc (docs/rules.md §Catalan ladder): its own calls and answers; the rest in the page's language.
         "cat": TableWords(
             shouts={"truc": "Truc!", "retruc": "Retruc!"},
             calls={"truc": "Truc", "retruc": "Retruc"},
@@ -129,7 +130,7 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
         ),
     }
 )
-"""Table words of each variant family (:attr:`Variant.family`), WORDING-REVIEW.md section 4a."""
+"""Table words of each variant family (:attr:`Variant.family`), docs/rules.md §Table words."""
 
 GLOSSES = MappingProxyType(_GLOSS_ANSWERS)
 
@@ -144,6 +145,8 @@ CHOICE_LABELS: Mapping[Any, str] = MappingProxyType(
         "leader_stage": N_("what the leader lacks in its stage (malas/buenas)"),
         "whole_game": N_("what the leader lacks for the game"),
         "malas_wins_game": N_("the game, when the leader is in the malas"),
+        "winner_stage": N_("what the winner lacks to end the malas, while the leader is in them"),
+        "loser_lacks": N_("what the loser lacks for the game"),
     }
 )
 """How an option's value is shown to people (English, translated by the edges): never

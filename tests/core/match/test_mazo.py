@@ -33,7 +33,9 @@ MAZO_CASES = [
     ("argentino-30", {}, "0:envido 1:quiero ew0 1:mazo", [3, 0]),  # envido was sung: 2 + 1
     ("argentino-30", {}, "0:truco 1:mazo", [2, 0]),  # truco refused 1 + 1 (envido still open for 1)
     ("argentino-30", {}, "0:truco 1:quiero 1:mazo", [2, 0]),  # accepted truco closes the envido
-    ("uruguaio", {}, "0:mazo", [0, 2]),
+    # Issue 20: the Uruguayan default pays 1 (its own engine); the +1 is an option there.
+    ("uruguaio", {"mazo_primera": True}, "0:mazo", [0, 2]),
+    ("uruguaio", {}, "0:mazo", [0, 1]),
 ]
 
 

@@ -1,13 +1,13 @@
 """Venezuelan truco (``venezolano``): its ladder, Envido, Flor, target and cards, as rule tables.
 
-Expected values from the public sources (docs/rules-venezolano.md): the steemit post "El truco
+Expected values from the public sources (docs/rules.md §Truco venezolano): the steemit post "El truco
 venezolano" (STEEMIT-VE) and buenastareas "Como jugar al truco (Venezuela)" (BUENASTAREAS-VE) give
 truco 3 / refused 1, retruco 6 / 3, vale nueve 9 / 6, vale juego the game / 9, Envido 2 / 1,
 "quiero y envido" 4 / 2, Flor 3, a game to 24 (or 12), the perico (11 of the vira's suit) and the
 perica (10) on top of the Argentine order, the 12 standing in for either when it is the vira;
 the oocities rules page (OOC-VE) and the issue give the perico 30 and the perica 29 for Envido.
 Where they are silent (Falta Envido, Contraflor, two piezas) the choices are the project's,
-stated in docs/rules-venezolano.md.
+stated in docs/rules.md §Truco venezolano.
 """
 
 import pytest

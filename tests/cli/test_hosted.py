@@ -1,0 +1,135 @@
+"""``truco serve --server gunicorn`` (scorer/cli/hosted.py): the hosted recipe's server, for real."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import urllib.parse
+
+import pytest
+
+from scorer.cli import hosted
+
+VERSION = re.compile(rb'data-version="(\d+)"')
+
+
+def request(conn, method, path, body=None, headers=None):
+    """``(status, body bytes, response)`` of one request on the keep-alive ``conn``."""
+    conn.request(method, path, body=body, headers=headers or {})
+    r = conn.getresponse()
+    return r.status, r.read(), r
+
+
+@pytest.mark.parametrize("shortcut", [[], ["--poll-shortcut"]], ids=["app", "poll-shortcut"])
+def test_gunicorn_serves_a_board_records_a_tap_and_answers_an_unchanged_poll_with_204(db_url, shortcut):
+    """Two gthread workers on one port, on SQLite and PostgreSQL, with and without the poll
+    shortcut: the scoreboard page, a tap (the htmx form post, answered with the new board),
+    then the phones' polls: 204 while nothing changed, on the same kept-alive connection,
+    the new board for a phone that shows an older version."""
+    from live_server import Server
+
+    server = Server(db_url, args=["--server", "gunicorn", "--workers", "2", *shortcut])
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        assert any("gunicorn" in line for line in server.output)
+        status, body, _ = request(conn, "POST", "/api/matches", json.dumps({"variant": "paulista"}),
+                                  {"Content-Type": "application/json"})
+        assert status == 201
+        made = json.loads(body)
+        board = f"/m/{made['id']}/{made['edit_key']}"
+        status, page, _ = request(conn, "GET", board)
+        assert status == 200 and b'id="score0"' in page and b"data-action" in page
+        form = urllib.parse.urlencode({"version": "0", "action": json.dumps({"type": "hand_winner", "side": 0})})
+        status, fragment, _ = request(conn, "POST", board + "/actions", form, {
+            "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"})
+        assert status == 200 and VERSION.search(fragment).group(1) == b"1"
+        sock = conn.sock
+        for _ in range(3):
+            status, body, r = request(conn, "GET", board + "/board?version=1&rematch=0", headers={"HX-Request": "true"})
+            assert (status, body) == (204, b"") and r.getheader("Connection") != "close"
+            assert conn.sock is sock  # the connection stays open for the next poll
+        status, body, _ = request(conn, "GET", board + "/board?version=0&rematch=0", headers={"HX-Request": "true"})
+        assert status == 200 and VERSION.search(body).group(1) == b"1"
+        status, state, _ = request(conn, "GET", f"/api/matches/{made['id']}")
+        assert status == 200 and json.loads(state)["score"] == [1, 0]
+    finally:
+        conn.close()
+        server.stop()
+
+
+@pytest.mark.parametrize(
+    ("proxies", "trusted"),
+    [
+        ((), ""),  # gunicorn's own default would trust 127.0.0.1 and ::1
+        (("127.0.0.1",), "127.0.0.1/32"),
+        (("10.0.0.7/24", "::1"), "10.0.0.0/24,::1/128"),
+    ],
+)
+def test_gunicorn_believes_forwarded_headers_only_from_the_proxies_named(proxies, trusted):
+    options = hosted.gunicorn_options("127.0.0.1", 0, 2, 8, 4096, proxies)
+    assert options["forwarded_allow_ips"] == trusted
+    assert (options["worker_class"], options["workers"], options["threads"]) == ("gthread", 2, 8)
+    assert options["worker_connections"] == 4096 and options["keepalive"] > 2  # a phone keeps its connection
+    assert options["accesslog"] is None  # edit keys travel in URL paths
+
+
+def test_gunicorn_binds_ipv6_hosts_in_brackets():
+    assert hosted.gunicorn_options("::1", 8000, 1, 8, 4096, ())["bind"] == ["[::1]:8000"]
+
+
+def test_the_first_gunicorn_worker_prunes_idle_matches_at_start(tmp_path):
+    """``--retention-days`` on gunicorn: one worker (the first) deletes the idle series at
+    start, as waitress's worker 0 does; a live match stays."""
+    import time
+
+    from live_server import Server
+
+    from scorer.app import store
+
+    path = tmp_path / "prune.sqlite3"
+    db = store.connect(path)
+    store.init_db(db)
+    old = store.create_match(db, variant="paulista", options={}, names=("A", "B"), mano=0)
+    live = store.create_match(db, variant="paulista", options={}, names=("A", "B"), mano=0)
+    db.execute("UPDATE match SET updated = updated - 40 * 86400 WHERE id = :id", {"id": old.id})
+    db.close()
+    store.dispose_all()
+    server = Server(path, args=["--server", "gunicorn", "--workers", "2", "--retention-days", "30"])
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        deadline = time.monotonic() + 15
+        status = 200
+        while status == 200 and time.monotonic() < deadline:  # each try is a real request
+            status, _, _ = request(conn, "GET", f"/api/matches/{old.id}")
+        assert status == 404
+        assert request(conn, "GET", f"/api/matches/{live.id}")[0] == 200
+    finally:
+        conn.close()
+        server.stop()
+
+
+def test_gunicorn_counts_each_client_the_trusted_proxy_names(tmp_path):
+    """Behind ``--proxy 127.0.0.1`` on gunicorn, the limits count the address the proxy
+    reports (``X-Forwarded-For``), and https from ``X-Forwarded-Proto`` gives HSTS."""
+    from live_server import Server
+
+    server = Server(tmp_path / "proxy.sqlite3", args=[
+        "--server", "gunicorn", "--proxy", "127.0.0.1", "--public-url", "https://truco.example",
+        "--rate-limit", "create=2/minute"])
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    body = json.dumps({"variant": "paulista"})
+
+    def create(client: str):
+        return request(conn, "POST", "/api/matches", body, {
+            "Content-Type": "application/json", "Host": "truco.example",
+            "X-Forwarded-For": client, "X-Forwarded-Proto": "https"})
+
+    try:
+        first = [create("198.51.100.7") for _ in range(3)]
+        assert [s for s, _, _ in first] == [201, 201, 429]
+        assert first[0][2].getheader("Strict-Transport-Security")
+        assert create("198.51.100.8")[0] == 201  # another client behind the same proxy
+    finally:
+        conn.close()
+        server.stop()

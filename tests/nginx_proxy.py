@@ -1,0 +1,177 @@
+"""Debian's nginx in front of a test's ``truco serve``, running the shipped
+``docs/hosting/nginx.conf`` (README, "Hosting many tables").
+
+The test's copy of that file changes only what must differ on a test machine, each
+replacement checked to apply exactly once: the listen lines (free 127.0.0.1 ports, no
+IPv6), the certificate (a throwaway self-signed one made with ``openssl``), the log files
+(in the proxy's own folder) and the upstream's address (the test's ``truco serve``). A
+small main configuration (``daemon off``, its own pid file and temp folders) includes it.
+:class:`Proxy` starts nginx and waits for its "start worker process" line on stderr, so no
+test sleeps to synchronise; ``stop()`` quits it gracefully (every access-log line written).
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import pwd
+import queue
+import shutil
+import signal
+import ssl
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+NGINX = Path(os.environ.get("TRUCO_NGINX", "/usr/sbin/nginx"))
+OPENSSL = shutil.which("openssl") or "/usr/bin/openssl"
+SHIPPED = Path(__file__).resolve().parents[1] / "docs" / "hosting" / "nginx.conf"
+#: The public host name the shipped file serves.
+HOST = "truco.example.org"
+
+
+def require() -> None:
+    """Skip the test when nginx or openssl is missing; fail it instead under ``CI=true``
+    (``.ci/run`` installs them)."""
+    import pytest
+
+    missing = [str(p) for p in (NGINX, Path(OPENSSL)) if not p.is_file()]
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"missing {', '.join(missing)} (CI installs the nginx and openssl packages)")
+        pytest.skip(f"missing {', '.join(missing)}")
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def site_config(folder: Path, upstream_port: int, http_port: int, https_port: int) -> str:
+    """The shipped file with the test machine's ports, certificate, logs and upstream.
+
+    :raise AssertionError: a line to replace is no longer in the shipped file as expected.
+    """
+    text = SHIPPED.read_text(encoding="utf-8")
+    swaps = {
+        "    server 127.0.0.1:8000;": f"    server 127.0.0.1:{upstream_port};",
+        "    listen 80;": f"    listen 127.0.0.1:{http_port};",
+        "    listen [::]:80;\n": "",
+        "    listen 443 ssl http2;": f"    listen 127.0.0.1:{https_port} ssl http2;",
+        "    listen [::]:443 ssl http2;\n": "",
+        f"/etc/letsencrypt/live/{HOST}/fullchain.pem": str(folder / "cert.pem"),
+        f"/etc/letsencrypt/live/{HOST}/privkey.pem": str(folder / "key.pem"),
+        "/var/log/nginx/truco.access.log": str(folder / "access.log"),
+        "/var/log/nginx/truco.error.log": str(folder / "error.log"),
+    }
+    for old, new in swaps.items():
+        count = text.count(old)
+        assert count >= 1, f"{SHIPPED} no longer has {old!r}"
+        text = text.replace(old, new)
+    return text
+
+
+class Proxy:
+    """nginx running the shipped configuration in front of ``127.0.0.1:upstream_port``:
+    ``https_port``, ``http_port``, ``access_log()`` (after ``stop()``), ``stop()``."""
+
+    def __init__(self, upstream_port: int, timeout: float = 20.0) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="truco-nginx-"))
+        subprocess.run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={HOST}",
+                        "-keyout", str(self.folder / "key.pem"), "-out", str(self.folder / "cert.pem")],
+                       check=True, capture_output=True)
+        self.http_port, self.https_port = free_port(), free_port()
+        (self.folder / "truco.conf").write_text(
+            site_config(self.folder, upstream_port, self.http_port, self.https_port), encoding="utf-8")
+        (self.folder / "tmp").mkdir()
+        temp = "\n".join(f"    {kind}_temp_path {self.folder / 'tmp' / kind};"
+                         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        # As root nginx's workers would run as nobody, who cannot enter the test's folders.
+        user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
+        (self.folder / "nginx.conf").write_text(
+            f"daemon off;\nworker_processes 1;\npid {self.folder / 'nginx.pid'};\nerror_log stderr notice;\n{user}\n"
+            f"events {{ worker_connections 512; }}\n"
+            f"http {{\n{temp}\n    include {self.folder / 'truco.conf'};\n}}\n", encoding="utf-8")
+        self.proc = subprocess.Popen([str(NGINX), "-p", f"{self.folder}/", "-c", str(self.folder / "nginx.conf"),
+                                      "-e", "stderr"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.output: list[str] = []
+        lines: queue.Queue[str | None] = queue.Queue()
+
+        def pump() -> None:
+            for line in self.proc.stderr:
+                self.output.append(line)
+                lines.put(line)
+            self.proc.stderr.close()
+            lines.put(None)
+
+        self._pump = threading.Thread(target=pump, daemon=True)
+        self._pump.start()
+        while True:
+            try:
+                line = lines.get(timeout=timeout)
+            except queue.Empty:
+                self.proc.kill()
+                raise RuntimeError("nginx did not start: " + "".join(self.output)) from None
+            if line is None:
+                self.proc.wait(timeout=10)
+                self._pump.join(timeout=10)
+                raise RuntimeError("nginx exited: " + "".join(self.output))
+            if "start worker process" in line:
+                break
+
+    def stop(self) -> None:
+        """Quit gracefully (SIGQUIT: the requests in flight finish, the logs are complete)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGQUIT)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        self._pump.join(timeout=10)
+
+    def access_log(self) -> str:
+        return (self.folder / "access.log").read_text(encoding="utf-8")
+
+    def destroy(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class Phone:
+    """An https client of the proxy from its own loopback address (``127.0.0.N``), so nginx
+    sees a peer of its own: ``request(method, path, body=None, headers=None, direct_port=None)``."""
+
+    def __init__(self, proxy: Proxy, address: str) -> None:
+        self.proxy, self.address = proxy, address
+        self.context = ssl.create_default_context()
+        self.context.check_hostname = False
+        self.context.verify_mode = ssl.CERT_NONE
+
+    def request(self, method: str, path: str, body=None, headers=None, direct_port: int | None = None):
+        """``(status, json or text, headers)``; ``body`` is sent as JSON. ``direct_port``:
+        go straight to ``truco serve`` on that port over plain http, skipping the proxy."""
+        import json
+
+        if direct_port is None:
+            conn = http.client.HTTPSConnection("127.0.0.1", self.proxy.https_port, context=self.context,
+                                               source_address=(self.address, 0), timeout=10)
+        else:
+            conn = http.client.HTTPConnection("127.0.0.1", direct_port, source_address=(self.address, 0), timeout=10)
+        headers = {"Host": HOST, **(headers or {})}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        try:
+            conn.request(method, path, body=data, headers=headers)
+            r = conn.getresponse()
+            text = r.read().decode("utf-8", "replace")
+        finally:
+            conn.close()
+        is_json = r.getheader("Content-Type", "").startswith("application/json")
+        return r.status, (json.loads(text) if is_json and text else text), r.headers

@@ -1,0 +1,175 @@
+"""The shipped nginx configuration (docs/hosting/nginx.conf) in front of a real ``truco
+serve --proxy 127.0.0.1`` (issue 23, item 1): clients on distinct loopback addresses
+(127.0.0.2, 127.0.0.3, ...) are distinct peers to nginx, and the limits count each of them
+apart; a client that goes around the proxy is counted by its own address whatever
+``X-Forwarded-For`` it sends; a stranger's flood slows that stranger alone; the access log
+never holds a key."""
+
+from __future__ import annotations
+
+import http.client
+import re
+
+import pytest
+
+import nginx_proxy
+from live_server import Server
+from nginx_proxy import HOST, Phone, Proxy
+
+PAULISTA = {"variant": "paulista"}
+TAP = {"type": "adjust", "side": 0, "delta": 1}
+
+
+@pytest.fixture
+def hosted(tmp_path):
+    """``hosted(*limits)``: a ``truco serve`` as the README's recipe runs it (https public
+    URL, ``--proxy 127.0.0.1``; ``limits`` as ``--rate-limit`` values) and nginx in front."""
+    nginx_proxy.require()
+    started = []
+
+    def start(*limits: str):
+        args = ["--public-url", f"https://{HOST}", "--proxy", "127.0.0.1"]
+        for limit in limits:
+            args += ["--rate-limit", limit]
+        server = Server(tmp_path / f"hosted{len(started)}.sqlite3", args=args)
+        try:
+            proxy = Proxy(server.port)
+        except BaseException:
+            server.stop()
+            raise
+        started.append((server, proxy))
+        return server, proxy
+
+    yield start
+    for server, proxy in started:
+        proxy.destroy()
+        server.stop()
+
+
+def create(phone: Phone, headers=None, **kw) -> tuple[int, dict]:
+    status, body, _ = phone.request("POST", "/api/matches", PAULISTA, headers, **kw)
+    return status, body
+
+
+def tap(phone: Phone, match: dict, version: int, key: str | None = None) -> int:
+    return phone.request("POST", f"/api/matches/{match['id']}/actions", {"action": TAP, "version": version},
+                         {"X-Edit-Key": key or match["edit_key"]})[0]
+
+
+def test_each_client_behind_the_proxy_has_its_own_budget(hosted):
+    _server, proxy = hosted("create=2/minute")
+    a, b = Phone(proxy, "127.0.0.2"), Phone(proxy, "127.0.0.3")
+    status, match = create(a)
+    assert status == 201 and match["edit_url"].startswith(f"https://{HOST}/m/")  # X-Forwarded-Proto believed
+    assert create(a)[0] == 201
+    assert create(a)[0] == 429
+    # What a client writes in X-Forwarded-For is replaced by nginx: still its own count.
+    assert create(a, {"X-Forwarded-For": "198.51.100.7"})[0] == 429
+    assert create(b)[0] == 201  # another phone behind the same proxy: a budget of its own
+    assert create(b)[0] == 201
+
+
+def test_a_client_that_skips_the_proxy_is_counted_by_its_own_address(hosted):
+    server, proxy = hosted("create=2/minute")
+    direct = Phone(proxy, "127.0.0.4")
+    statuses = [create(direct, {"X-Forwarded-For": f"198.51.100.{n}"}, direct_port=server.port)[0] for n in range(3)]
+    assert statuses == [201, 201, 429]  # a made-up address per request buys nothing
+    assert create(direct)[0] == 429  # through the proxy it is still 127.0.0.4
+    assert create(Phone(proxy, "127.0.0.5"))[0] == 201
+
+
+def test_a_stranger_flooding_wrong_keys_or_one_match_is_slowed_alone(hosted):
+    _server, proxy = hosted("wrong_key=5/minute", "match_action=6/minute", "action=20/minute")
+    table, stranger, other = Phone(proxy, "127.0.0.6"), Phone(proxy, "127.0.0.7"), Phone(proxy, "127.0.0.8")
+    match = create(table)[1]
+    flood = [tap(stranger, match, 0, key="not-the-key") for _ in range(25)]
+    assert flood[:5] == [403] * 5 and set(flood[5:]) == {429}
+    # The table (another address) taps on: the flood used up neither its address's budget
+    # nor its match's (wrong keys never count for the match).
+    assert [tap(table, match, v) for v in range(6)] == [200] * 6
+    assert tap(table, match, 6) == 429  # more taps on one match than a table makes
+    second = create(other)[1]
+    assert [tap(other, second, v) for v in range(3)] == [200] * 3  # another match is not held up
+
+
+def test_the_access_log_never_holds_a_key(hosted):
+    _server, proxy = hosted()
+    phone = Phone(proxy, "127.0.0.9")
+    match = create(phone)[1]
+    tid_status, t, _ = phone.request("POST", "/api/tournaments", {"variant": "paulista", "teams": ["A", "B", "C", "D"],
+                                                                       "confirm": True})
+    assert tid_status == 201
+    organizer = f"/t/{t['id']}/{t['organizer_key']}"
+    status, page, _ = phone.request("GET", organizer)
+    assert status == 200
+    team_link = re.search(rf"https://{re.escape(HOST)}(/t/{t['id']}/team/0/[^\"<\s]+)", page).group(1)
+    team_key = team_link.rsplit("/", 1)[1]
+    table_links = re.findall(rf"https://{re.escape(HOST)}/m/([^/\"]+)/([^/\"<\s]+)", page)
+    assert table_links
+    for path in (f"/m/{match['id']}/{match['edit_key']}", f"/m/{match['id']}/{match['edit_key']}/board?v=0",
+                 f"{organizer}/cards", team_link, f"/m/{table_links[0][0]}/{table_links[0][1]}"):
+        assert phone.request("GET", path)[0] == 200, path
+    assert tap(phone, match, 0) == 200
+    plain = http.client.HTTPConnection("127.0.0.1", proxy.http_port, source_address=("127.0.0.9", 0), timeout=10)
+    plain.request("GET", f"/m/{match['id']}/{match['edit_key']}", headers={"Host": HOST})
+    moved = plain.getresponse()
+    assert moved.status == 301 and moved.getheader("Location") == f"https://{HOST}/m/{match['id']}/{match['edit_key']}"
+    plain.close()
+    proxy.stop()
+    log = proxy.access_log()
+    for key in (match["edit_key"], t["organizer_key"], team_key, table_links[0][1]):
+        assert key not in log
+    assert f"GET /m/{match['id']}/- HTTP/" in log and f"GET /m/{match['id']}/-/board HTTP/" in log
+    assert f"GET /t/{t['id']}/- HTTP/" in log and f"GET /t/{t['id']}/-/cards HTTP/" in log
+    assert f"GET /t/{t['id']}/team/0/- HTTP/" in log and " 301 " in log
+    assert f"POST /api/matches/{match['id']}/actions HTTP/" in log and "127.0.0.9 " in log
+
+
+def test_serve_hands_the_proxys_headers_to_the_app(tmp_path, waitress_stub):
+    """waitress drops X-Forwarded-* unless told otherwise: with ``--proxy`` it leaves them to
+    the app, whose ProxyFix believes them from the named proxy only; without, it drops them."""
+    from click.testing import CliRunner
+
+    from scorer.cli.main import cli
+
+    base = ["serve", "--port", "0", "--no-qr", "--retention-days", "0", "--db", str(tmp_path / "p.sqlite3")]
+    assert CliRunner().invoke(cli, base + ["--proxy", "127.0.0.1"]).exit_code == 0
+    assert waitress_stub["kw"]["clear_untrusted_proxy_headers"] is False
+    assert waitress_stub["app"].config["PROXY_ADDRESSES"] == ["127.0.0.1"]
+    assert CliRunner().invoke(cli, base).exit_code == 0
+    assert "clear_untrusted_proxy_headers" not in waitress_stub["kw"]  # waitress's default: dropped
+
+
+def test_the_proxy_refuses_one_addresss_flood_of_writes_before_truco_serve(hosted):
+    """Past 60 writes a second (bursts of 120) from one address, nginx answers 429 itself;
+    another address writes on."""
+    import threading
+
+    _server, proxy = hosted()
+    table = Phone(proxy, "127.0.0.11")
+    match = create(table)[1]
+    answers: list[tuple[int, str]] = []
+    lock = threading.Lock()
+
+    def flood() -> None:  # one keep-alive connection, as fast as it goes
+        conn = http.client.HTTPSConnection("127.0.0.1", proxy.https_port, context=table.context,
+                                           source_address=("127.0.0.12", 0), timeout=10)
+        body = b'{"action": {"type": "adjust", "side": 0, "delta": 1}, "version": 0}'
+        for _ in range(200):
+            conn.request("POST", f"/api/matches/{match['id']}/actions", body=body,
+                         headers={"Host": HOST, "Content-Type": "application/json", "X-Edit-Key": "guess"})
+            r = conn.getresponse()
+            with lock:
+                answers.append((r.status, r.read().decode()))
+        conn.close()
+
+    threads = [threading.Thread(target=flood) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    by_nginx = [text for status, text in answers if status == 429 and "from this address" in text]
+    reached = [status for status, text in answers if "from this address" not in text]
+    assert len(answers) == 800 and by_nginx and len(reached) < 800
+    assert set(reached) <= {403, 429}  # what got through met the app's wrong-key limit
+    assert tap(table, match, 0) == 200  # another address taps on

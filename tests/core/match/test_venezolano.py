@@ -177,3 +177,26 @@ def test_declared_points_accept_the_perico_counts():
     assert list(play(V, "0:envido 1:quiero ep37-30").score) == [2, 0]
     with pytest.raises(RuleError):
         play(V, "0:envido 1:quiero ep38-30")
+
+
+def test_options_the_variant_has():
+    """No Falta Envido, so no ``falta`` nor ``falta_adds_stake``; its chain already has the
+    second Envido, so no ``envido_repeat``; Flor is always in play, so ``flor_per_player``
+    (docs/rules.md §Truco venezolano)."""
+    assert [s.key for s in get_variant(V).option_specs] == ["target", "flor_per_player"]
+
+
+@pytest.mark.parametrize(
+    ("options", "script", "expected"),
+    [
+        ({"flor_per_player": True}, "0:flor 0:flor 1:no_flor", [6, 0]),   # 3 for each Flor
+        ({}, "0:flor 1:no_flor", [3, 0]),
+    ],
+)
+def test_one_flor_per_player(options, script, expected):
+    assert list(play(V, script, options=options).score) == expected
+
+
+def test_one_flor_a_side_by_default():
+    with pytest.raises(RuleError):
+        play(V, "0:flor 0:flor")

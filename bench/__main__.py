@@ -34,6 +34,7 @@ import time
 from typing import Any
 
 from bench import browser, engine, report, server, wrk
+from bench.states import LONG_MATCH, first_call
 from bench.client import Client, MatchRef, drive_to
 
 POLL_LEVELS = (1, 50, 400)
@@ -117,7 +118,7 @@ def act_cycle(client: Client, m: MatchRef) -> float:
     match stays where it was. (Through the JSON API, the undo answered the whole state,
     every log entry: at action 1,000 the server was still freeing it when the next timed
     tap arrived, and the tap was charged for it.)"""
-    secs, _size = client.htmx_act(m, {"type": "call", "side": 0, "call": "truco"})
+    secs, _size = client.htmx_act(m, {"type": "call", "side": 0, "call": first_call(LONG_MATCH)})
     client.form_undo(m)
     return secs
 
@@ -132,7 +133,7 @@ def measure_action_length(client: Client, runs: int, per_run: int) -> dict[str, 
         meds, sizes = [], []
         for _ in range(runs):
             meds.append(statistics.median(act_cycle(client, m) for _ in range(per_run)) * 1000)
-        sizes.append(client.htmx_act(m, {"type": "call", "side": 0, "call": "truco"})[1])
+        sizes.append(client.htmx_act(m, {"type": "call", "side": 0, "call": first_call(LONG_MATCH)})[1])
         client.form_undo(m)
         out[str(n)] = {"p50_ms": median(meds), "runs": [round(x, 2) for x in meds], "fragment_bytes": sizes[0],
                        "match_version": m.version}

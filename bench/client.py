@@ -16,6 +16,8 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
+from bench.states import LONG_MATCH, first_call
+
 VERSION_ATTR = re.compile(rb'data-version="(\d+)"')
 
 
@@ -76,7 +78,7 @@ class Client:
 
     # ----------------------------------------------------------------- JSON API
 
-    def create_match(self, variant: str = "argentino-30", mano: int = 0) -> MatchRef:
+    def create_match(self, variant: str = LONG_MATCH, mano: int = 0) -> MatchRef:
         """``POST /api/matches``: a new match (201)."""
         body = json.dumps({"variant": variant, "options": {}, "names": ["Nós", "Eles"], "mano": mano}).encode()
         status, data, _ = self.request("POST", "/api/matches", body, {"Content-Type": "application/json"})
@@ -139,7 +141,7 @@ def long_match_cycle(hand: int) -> list[dict[str, Any]]:
     """Three actions that leave the score unchanged and start the next hand."""
     side = hand % 2
     return [
-        {"type": "call", "side": side, "call": "truco"},
+        {"type": "call", "side": side, "call": first_call(LONG_MATCH)},
         {"type": "no_quiero", "side": 1 - side},
         {"type": "adjust", "side": side, "delta": -1},
     ]

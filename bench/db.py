@@ -33,6 +33,7 @@ from typing import Any
 
 from bench import server
 from bench.client import Client
+from bench.states import VIRA_MATCH
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,7 +73,7 @@ def statements(url: str) -> dict[str, int]:
     store.STATEMENT_LISTENERS.append(count)
     hx = {"HX-Request": "true"}
     try:
-        path = client.post("/matches", data={"variant": "paulista"}).headers["Location"]
+        path = client.post("/matches", data={"variant": VIRA_MATCH}).headers["Location"]
         match_id = path.split("/")[2]
         adjust = json.dumps({"type": "adjust", "side": 0, "delta": 1})
         client.post(path + "/actions", data={"action": adjust, "version": "0"}, headers=hx)
@@ -117,7 +118,7 @@ def cpu_costs(url: str | None, cluster=None, n: int = 300) -> dict[str, Any]:
     client = create_app({"TESTING": False, "DATABASE": path_db}).test_client()
     hx = {"HX-Request": "true"}
     adjust = [json.dumps({"type": "adjust", "side": 0, "delta": d}) for d in (1, -1)]
-    path = client.post("/matches", data={"variant": "paulista"}).headers["Location"]
+    path = client.post("/matches", data={"variant": VIRA_MATCH}).headers["Location"]
     version = 0
 
     def act():

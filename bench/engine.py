@@ -12,6 +12,8 @@ import time
 from itertools import combinations
 from typing import Any
 
+from bench.states import LONG_MATCH
+
 from scorer.core.cards import DECK, parse_card
 from scorer.core.envido_points import envido_points
 from scorer.core.errors import RuleError
@@ -27,7 +29,7 @@ TYPED = [
 PLAYABLE = {"call", "quiero", "no_quiero", "no_flor", "envido_winner", "trick", "hand_winner", "special_hand", "mazo"}
 
 
-def long_match(n: int = 300, variant: str = "argentino-30", seed: int = 7) -> list[dict[str, Any]]:
+def long_match(n: int = 300, variant: str = LONG_MATCH, seed: int = 7) -> list[dict[str, Any]]:
     """``n`` legal actions of one match: a seeded random walk over what the engine allows
     (calls, answers, tricks, hands, declared Envido points), with a score correction
     whenever a side gets near the target (and an undo if a Falta ends the game), so the
@@ -86,7 +88,7 @@ def run(runs: int = 3, min_seconds: float = 0.4) -> dict[str, Any]:
             envido_points(hand, flor=True)
 
     def replay() -> None:
-        Match.replay("argentino-30", {}, 0, actions)
+        Match.replay(LONG_MATCH, {}, 0, actions)
 
     return {
         "card_parse": _rate(parse_all, len(TYPED), runs, min_seconds),

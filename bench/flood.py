@@ -25,6 +25,7 @@ import urllib.parse
 
 from bench import server
 from bench.client import Client, MatchRef
+from bench.states import SHORT_MATCH
 
 TABLE_ADDRESS, STRANGER, RUNAWAY = "127.0.0.60", "127.0.0.50", "127.0.0.51"
 FLOODERS = 4
@@ -96,8 +97,8 @@ def run(seconds: float = 10.0) -> dict:
     try:
         setup = Client(srv.base)
         setup.conn = http.client.HTTPConnection("127.0.0.1", srv.port, source_address=("127.0.0.70", 0), timeout=10)
-        matches = [setup.create_match("truco-15") for _ in range(10)]
-        victim = setup.create_match("truco-15")
+        matches = [setup.create_match(SHORT_MATCH) for _ in range(10)]
+        victim = setup.create_match(SHORT_MATCH)
         setup.close()
         wrong = (STRANGER, f"/api/matches/{matches[0].id}/actions", "not-the-key")
         runaway = (RUNAWAY, f"/api/matches/{victim.id}/actions", victim.key)

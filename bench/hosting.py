@@ -35,6 +35,7 @@ from typing import Any
 
 from bench import server
 from bench.client import Client
+from bench.states import LONG_MATCH, VIRA_MATCH, first_call
 
 RESULTS = Path(__file__).with_name("results_hosting.json")
 CONFIGS = {
@@ -245,7 +246,7 @@ def flood_requests(kind: str, target, others) -> list[list]:
     if kind == "one_match":
         return [["POST", target.action_path(), tap, form]]
     out = [["POST", f"/m/{m.id}/{'x' * 43}/actions", tap, form] for m in others]
-    create = json.dumps({"variant": "paulista"})
+    create = json.dumps({"variant": VIRA_MATCH})
     return out + [["POST", "/api/matches", create, {"Content-Type": "application/json"}]] * (len(out) // 10)
 
 
@@ -256,7 +257,7 @@ def measured_taps(base: str, seconds: float) -> list[float]:
     out = []
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        secs, _ = client.htmx_act(m, {"type": "call", "side": 0, "call": "truco"})
+        secs, _ = client.htmx_act(m, {"type": "call", "side": 0, "call": first_call(LONG_MATCH)})
         out.append(secs * 1000)
         client.form_undo(m)
         time.sleep(0.05)

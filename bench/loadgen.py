@@ -25,6 +25,8 @@ import time
 import urllib.parse
 from typing import Any
 
+from bench.states import LONG_MATCH, first_call
+
 VERSION_ATTR = re.compile(rb'data-version="(\d+)"')
 
 
@@ -104,7 +106,7 @@ def cycle_action(n: int) -> dict[str, Any]:
     hand, step = divmod(n, 3)
     side = hand % 2
     return [
-        {"type": "call", "side": side, "call": "truco"},
+        {"type": "call", "side": side, "call": first_call(LONG_MATCH)},
         {"type": "no_quiero", "side": 1 - side},
         {"type": "adjust", "side": side, "delta": -1},
     ][step]

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from pathlib import Path
 
 LISTENING = re.compile(r"Listening on [^\s:]+:(\d+)")
@@ -29,12 +30,16 @@ def cores() -> tuple[set[int], set[int]]:
     return {available[0]}, set(available[1:])
 
 
+#: The CLI's console script, as pyproject.toml's ``[project.scripts]`` names it.
+SCRIPT = next((ep.name for ep in entry_points(group="console_scripts") if ep.value == "scorer.cli.main:cli"), "")
+
+
 def truco_executable() -> list[str]:
     """The command that runs the CLI: the ``truco`` script beside this Python, else ``-m``."""
-    script = Path(sys.executable).with_name("truco")
-    if script.exists():
+    script = Path(sys.executable).with_name(SCRIPT or "-")
+    if SCRIPT and script.exists():
         return [str(script)]
-    found = shutil.which("truco")
+    found = shutil.which(SCRIPT) if SCRIPT else None
     return [found] if found else [sys.executable, "-c", "from scorer.cli.main import cli; cli()"]
 
 

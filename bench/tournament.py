@@ -2,7 +2,7 @@
 through the JSON API against one ``truco serve`` on 127.0.0.1, in one run.
 
 - **Advancing match**: each of the 63 matches is finished by its table's manual
-  correction (``adjust`` +15 in ``truco-15``) through ``POST /api/matches/<id>/actions``;
+  correction (``adjust`` +15 in the default variant, a game to 15) through ``POST /api/matches/<id>/actions``;
   that request also records the result, moves the winner on and creates the next match.
   Its time is compared with the same correction on a lone match (no tournament).
 - **TV page**: size of ``/tv/<id>`` with 32 live tables (round 1, every table with a
@@ -27,6 +27,7 @@ from typing import Any
 
 from bench import server
 from bench.client import Client
+from bench.states import SHORT_MATCH
 
 TEAMS = 64
 POLLS = 300
@@ -80,7 +81,7 @@ def run(base: str, pid: int | None = None) -> dict[str, Any]:
     teams = [f"Dupla {i + 1:02d}" for i in range(TEAMS)]
     t0 = time.perf_counter()
     status, created, _ = _json(client, "POST", "/api/tournaments",
-                               {"name": "Bench", "variant": "truco-15", "teams": teams, "format": "knockout"})
+                               {"name": "Bench", "variant": SHORT_MATCH, "teams": teams, "format": "knockout"})
     create_s = time.perf_counter() - t0
     assert status == 201, created
     tid, okey = created["id"], created["organizer_key"]
@@ -94,7 +95,7 @@ def run(base: str, pid: int | None = None) -> dict[str, Any]:
         _act(client, *_edit(m), {"type": "adjust", "side": 1, "delta": 1})
 
     # A lone match (no tournament) as the reference scoreboard.
-    status, lone, _ = _json(client, "POST", "/api/matches", {"variant": "truco-15", "names": ["A", "B"], "mano": 0})
+    status, lone, _ = _json(client, "POST", "/api/matches", {"variant": SHORT_MATCH, "names": ["A", "B"], "mano": 0})
     lone_board = f"/m/{lone['id']}/{lone['edit_key']}/board"
     _act(client, lone["id"], lone["edit_key"], {"type": "adjust", "side": 0, "delta": 1})
     status, page, _ = client.request("GET", f"/tv/{tid}")
@@ -122,7 +123,7 @@ def run(base: str, pid: int | None = None) -> dict[str, Any]:
     # Reference: the same finishing correction on lone matches.
     lone_finish = []
     for _ in range(20):
-        _s, other, _ = _json(client, "POST", "/api/matches", {"variant": "truco-15", "names": ["A", "B"], "mano": 0})
+        _s, other, _ = _json(client, "POST", "/api/matches", {"variant": SHORT_MATCH, "names": ["A", "B"], "mano": 0})
         lone_finish.append(_act(client, other["id"], other["edit_key"], {"type": "adjust", "side": 0, "delta": 15}))
     client.close()
     adv = sorted(advancing)

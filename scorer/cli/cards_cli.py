@@ -18,7 +18,7 @@ from scorer.cli import cli_lang
 from scorer.core.calculators import compare_json, envido_json, manilha_json, manilha_variants
 from scorer.core.cards import DECKS, LANGS
 from scorer.core.errors import CardError
-from scorer.core.variants import VARIANTS, default_variant
+from scorer.core.variants import Variant, default_variant, variants_where
 
 __all__ = ["compare_command", "compare_json", "envido_command", "envido_json", "manilha_command", "manilha_json"]
 
@@ -84,6 +84,24 @@ def _emit(
     click.echo(json.dumps(data, ensure_ascii=False) if as_json else render(data))
 
 
+class VariantChoice(click.Choice):
+    """A variant id, read from the registry when the command runs (so a variant registered
+    after import is a choice too); ``test`` keeps only some (those with manilhas, say)."""
+
+    def __init__(self, test: Callable[[Variant], bool] = lambda _v: True) -> None:
+        self._test = test
+        super().__init__([])
+
+    @property  # type: ignore[override]
+    def choices(self) -> list[str]:
+        """The registered ids that pass ``test``, in registry order."""
+        return variants_where(self._test)
+
+    @choices.setter
+    def choices(self, _value: Any) -> None:
+        pass
+
+
 _lang_option = click.option(
     "--lang", type=click.Choice(LANGS), default=None, callback=lambda _ctx, _param, value: cli_lang.resolve(value),
     help="Language of the cards and of every message (default: the locale's, else pt).",
@@ -95,13 +113,17 @@ _json_option = click.option("--json", "as_json", is_flag=True, help="Print machi
 @click.argument("cards", nargs=-1, required=True)
 @click.option("--flor", is_flag=True, help="Play con flor: three of a suit is a Flor.")
 @click.option("--muestra", metavar="CARD", help="Uruguayan muestra card.")
+@click.option("--variant", type=VariantChoice(), default=None,
+              help="Count with this variant's piezas and Flor (its --muestra or --vira).")
+@click.option("--vira", metavar="CARD", help="The vira, where a variant's piezas follow it (venezolano).")
 @_lang_option
 @_json_option
 def envido_command(
-    cards: tuple[str, ...], flor: bool, muestra: str | None, lang: str, as_json: bool
+    cards: tuple[str, ...], flor: bool, muestra: str | None, variant: str | None, vira: str | None,
+    lang: str, as_json: bool,
 ) -> None:
     """Envido (and Flor) points of three CARDS, e.g. ``truco envido 7o 6o 5c``."""
-    _emit(lambda: envido_json(" ".join(cards), flor=flor, muestra=muestra, lang=lang),
+    _emit(lambda: envido_json(" ".join(cards), flor=flor, muestra=muestra, lang=lang, variant=variant, vira=vira),
           as_json, _envido_text, lang)
 
 
@@ -109,7 +131,7 @@ def envido_command(
 @click.argument("vira", nargs=-1)
 @click.option("--deck", type=click.Choice(DECKS), default="sujo", show_default=True,
               help="Baralho sujo (40 cards) or limpo (24 cards, Q J K A 2 3).")
-@click.option("--variant", type=click.Choice(manilha_variants()), default=manilha_variants()[0],
+@click.option("--variant", type=VariantChoice(lambda v: v.cards.has_manilhas), default=manilha_variants()[0],
               show_default=True, help="Paulista (manilhas from the vira) or Mineiro (fixed).")
 @_lang_option
 @_json_option
@@ -125,8 +147,8 @@ def manilha_command(
 @click.command("compare")
 @click.argument("first")
 @click.argument("second")
-@click.option("--variant", type=click.Choice(list(VARIANTS)), default=default_variant().id, show_default=True)
-@click.option("--vira", metavar="CARD", help="Paulista vira (a rank or a card).")
+@click.option("--variant", type=VariantChoice(), default=default_variant().id, show_default=True)
+@click.option("--vira", metavar="CARD", help="The vira: Paulista's (a rank or a card), Venezolano's (a card).")
 @click.option("--muestra", metavar="CARD", help="Uruguayan muestra card.")
 @click.option("--deck", type=click.Choice(DECKS), default="sujo", show_default=True,
               help="Paulista deck.")

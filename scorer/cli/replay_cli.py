@@ -12,7 +12,7 @@ from scorer.core.errors import N_, TrucoError
 from scorer.core.match import Match
 from scorer.core.schema import ACTION_TYPES, CALLS
 from scorer.core.stats import match_stats
-from scorer.core.variants import VARIANTS
+from scorer.cli.cards_cli import VariantChoice
 from scorer.present.log_words import say_state
 
 
@@ -36,7 +36,7 @@ def _fail(code: str, message: str, index: int | None) -> None:
     "replay",
     epilog=f"Action types: {', '.join(ACTION_TYPES)}. Calls: {', '.join(CALLS)} (scorer/core/schema.py).",
 )
-@click.option("--variant", "variant_id", required=True, type=click.Choice(sorted(VARIANTS)), help="Variant id.")
+@click.option("--variant", "variant_id", required=True, type=VariantChoice(), help="Variant id.")
 @click.option("--option", "raw_options", multiple=True, metavar="KEY=VALUE", help="A variant option; repeatable.")
 @click.option("--mano", type=click.IntRange(0, 1), default=0, show_default=True, help="Side that is mano in hand 1.")
 @click.option("--lang", type=click.Choice(sorted(cli_lang.LOCALES)), default=None,

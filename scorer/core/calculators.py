@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from scorer.core.card_order import card_order, check_variant, compare, manilha_name, manilhas_for, strength_level
+from scorer.core.card_order import (
+    card_order, check_variant, compare, manilha_name, manilhas_for, strength_level, turned_up_card,
+)
+from scorer.core.card_rules import URUGUAYAN_PIEZAS, PiezaRules
 from scorer.core.cards import Card, check_deck, check_lang, deck_cards, parse_card, parse_hand, parse_rank
 from scorer.core.envido_points import count_spans, envido_points, possible_counts
 from scorer.core.errors import N_, CardError
@@ -43,8 +46,27 @@ def _read_muestra(text: str | None, lang: str) -> Card | None:
     return parse_card(text, lang)
 
 
+def _piezas_of(
+    variant: str | None, vira: str | None, muestra: str | None, lang: str, *, flor: bool
+) -> tuple[Card | None, PiezaRules, bool]:
+    """The turned-up card whose piezas count, the piezas' rules, and whether Flor is in play:
+    the ``variant``'s (its vira or muestra, its piezas, its Flor), else the Uruguayan piezas
+    for a ``muestra``.
+
+    :raise CardError: as :func:`scorer.core.card_order.card_order` for the variant's card.
+    """
+    if variant is None:
+        return _read_muestra(muestra, lang), URUGUAYAN_PIEZAS, flor
+    v = check_variant(variant)
+    vira_card, muestra_card = _read_muestra(vira, lang), _read_muestra(muestra, lang)
+    card_order(v, vira=vira_card, muestra=muestra_card)  # the variant's turned-up card, or refused
+    turned = turned_up_card(v, vira=vira_card, muestra=muestra_card) if v.cards.piezas else None
+    return turned, v.cards.piezas or URUGUAYAN_PIEZAS, flor or v.plays_flor(v.resolve_options(None))
+
+
 def envido_json(
-    cards: str, *, flor: bool = False, muestra: str | None = None, lang: str = "pt"
+    cards: str, *, flor: bool = False, muestra: str | None = None, lang: str = "pt",
+    variant: str | None = None, vira: str | None = None,
 ) -> dict[str, Any]:
     """Envido (and Flor) points of three typed-in cards, as a JSON-ready dict.
 
@@ -53,6 +75,11 @@ def envido_json(
     :param muestra: the Uruguayan muestra card, typed in, or ``None``; a muestra puts Flor
         in play (:func:`scorer.core.variants.flor_in_play`).
     :param lang: ``pt``, ``es`` or ``en`` for reading the cards and writing names.
+    :param variant: a variant id whose piezas count (its
+        :attr:`~scorer.core.card_rules.CardRules.piezas`; the turned-up card is its ``muestra``
+        or its ``vira``, as the variant names it), and whose Flor is in play; ``None``: the
+        Uruguayan piezas when a ``muestra`` is given.
+    :param vira: the turned-up card of a variant whose piezas follow the vira (Venezolano).
     :return: ``{"hand", "muestra", "piezas", "points", "cards", "flor", "flor_points",
         "flor_cards", "explanation", "envido_explanation", "possible", "names", "lang"}``; cards
         are canonical codes, ``names`` maps each code to its name in ``lang``; ``flor_points``
@@ -61,15 +88,17 @@ def envido_json(
         instead (docs/rules.md §Envido count); ``possible`` gives the counts a match accepts
         (``{"envido": [[0, 7], [20, 33]], "flor": [[20, 38]] or None}``), from
         :func:`scorer.core.envido_points.possible_counts`, the definition the engine uses.
-    :raise CardError: bad card, wrong count (``card_count``), duplicate, bad language.
+    :raise CardError: bad card, wrong count (``card_count``), duplicate, bad language,
+        ``bad_variant``, ``vira_required``/``muestra_required``/``vira_not_used``/
+        ``muestra_not_used`` for the variant's turned-up card.
     Sources: see :func:`scorer.core.envido_points.envido_points`.
     """
     lang = check_lang(lang)
-    muestra_card = _read_muestra(muestra, lang)
+    muestra_card, pieces, flor = _piezas_of(variant, vira, muestra, lang, flor=flor)
     hand = parse_hand(cards, lang, count=3)
     with_muestra = muestra_card is not None
     with_flor = flor_in_play(flor=flor, muestra=with_muestra)
-    result = envido_points(hand, flor=with_flor, muestra=muestra_card)
+    result = envido_points(hand, flor=with_flor, muestra=muestra_card, pieces=pieces)
     shown = list(hand) + ([muestra_card] if muestra_card else [])
     return {
         "hand": [c.code for c in hand],
@@ -83,9 +112,9 @@ def envido_json(
         "explanation": result.explanation(lang),
         "envido_explanation": result.envido.explain(lang) if result.envido else None,
         "possible": {
-            "envido": [list(span) for span in count_spans(possible_counts("envido", muestra=with_muestra))],
+            "envido": [list(span) for span in count_spans(possible_counts("envido", pieces=pieces if with_muestra else None))],
             "flor": (
-                [list(span) for span in count_spans(possible_counts("flor", muestra=with_muestra))]
+                [list(span) for span in count_spans(possible_counts("flor", pieces=pieces if with_muestra else None))]
                 if with_flor else None
             ),
         },

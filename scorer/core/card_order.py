@@ -36,13 +36,14 @@ from scorer.core.card_rules import (
     PLAIN_RANKS,
     Level,
     Order,
+    PiezaRules,
     manilha_rank,
     paulista_manilhas,
     piezas,
     without,
 )
 from scorer.core.cards import MANILHA_NAMES, Card, check_deck, deck_cards
-from scorer.core.errors import N_, CardError
+from scorer.core.errors import N_, CardError, PageText
 from scorer.core.variants import VARIANTS, Variant, variants_where
 
 Winner = Literal["first", "second", "parda"]
@@ -80,8 +81,8 @@ def manilhas_for(
     if v.cards.vira_manilhas:
         if vira is None:
             raise CardError(
-                "vira_required", N_("Truco Paulista needs the vira to know the manilhas."),
-                allowed=["7", "3o", "K de copas"],
+                "vira_required", N_("{variant} needs the vira to know the manilhas."),
+                allowed=["7", "3o", "K de copas"], variant=PageText(v.title),
             )
         return paulista_manilhas(vira, deck=deck)
     if v.cards.fixed_manilhas:
@@ -104,18 +105,20 @@ def _check_table(v: Variant, *, vira: object = None, muestra: object = None, dec
     """Refuse a muestra, a vira or a deck the variant does not use."""
     if muestra is not None and not v.cards.muestra:
         raise CardError(
-            "muestra_not_used", N_("Only Truco Uruguayo has a muestra, not {token}."),
+            "muestra_not_used", N_("The variant {token} has no muestra; these variants have one: {allowed_ids}."),
             allowed=variants_where(lambda w: w.cards.muestra), token=v.id,
+            allowed_ids=", ".join(variants_where(lambda w: w.cards.muestra)),
         )
-    if vira is not None and not v.cards.vira_manilhas:
+    if vira is not None and not v.cards.takes_vira:
         raise CardError(
             "vira_not_used", N_("The variant {token} has no vira."),
-            allowed=variants_where(lambda w: w.cards.vira_manilhas), token=v.id,
+            allowed=variants_where(lambda w: w.cards.takes_vira), token=v.id,
         )
     if deck not in v.cards.decks:
         raise CardError(
-            "deck_not_used", N_("Only Truco Paulista is played with the baralho limpo, not {token}."),
+            "deck_not_used", N_("The variant {token} is not played with the baralho {deck}; these variants are: {allowed_ids}."),
             allowed=variants_where(lambda w: deck in w.cards.decks), token=v.id,
+            deck=deck, allowed_ids=", ".join(variants_where(lambda w: deck in w.cards.decks)),
         )
 
 
@@ -143,16 +146,34 @@ def card_order(
     check_deck(deck)
     _check_table(v, vira=vira, muestra=muestra, deck=deck)
     top: tuple[Card, ...] = ()
-    if v.cards.muestra:
-        if muestra is None:
-            raise CardError(
-                "muestra_required", N_("Truco Uruguayo needs the muestra card."),
-                allowed=["1e", "4 de copa"],
-            )
-        top = piezas(muestra)
+    if v.cards.piezas is not None:
+        top = v.cards.piezas.of(turned_up_card(v, vira=vira, muestra=muestra))
     elif v.cards.has_manilhas:
         top = manilhas_for(v, vira, deck=deck)
     return tuple((c,) for c in top) + without(v.cards.order, top, deck_cards(deck))
+
+
+def turned_up_card(v: Variant, *, vira: Card | int | None = None, muestra: Card | None = None) -> Card:
+    """The card turned up whose suit gives ``v``'s piezas: the ``muestra`` or the ``vira``, as
+    the variant's :attr:`~scorer.core.card_rules.PiezaRules.turned_up` names it.
+
+    :raise CardError: ``muestra_required`` or ``vira_required`` (missing, or a vira given as a
+        rank alone: the piezas need its suit).
+    """
+    assert v.cards.piezas is not None
+    if v.cards.piezas.turned_up == "vira":
+        if not isinstance(vira, Card):
+            raise CardError(
+                "vira_required", N_("{variant} needs the vira card (rank and suit) to know the piezas."),
+                allowed=["7o", "4 de copa"], variant=PageText(v.title),
+            )
+        return vira
+    if muestra is None:
+        raise CardError(
+            "muestra_required", N_("{variant} needs the muestra card."),
+            allowed=["1e", "4 de copa"], variant=PageText(v.title),
+        )
+    return muestra
 
 
 def strength_level(card: Card, order: Order) -> int:
@@ -206,7 +227,7 @@ def compare(
 
 __all__ = [
     "ARGENTINE_ORDER", "CATALAN_ORDER", "LIMPO_CYCLE", "MINEIRO_MANILHAS", "PAULISTA_CYCLE",
-    "PIEZA_RANKS", "PLAIN_RANKS", "VARIANTS", "Level", "Order", "Winner", "card_order",
+    "PIEZA_RANKS", "PLAIN_RANKS", "PiezaRules", "VARIANTS", "Level", "Order", "Winner", "card_order",
     "check_variant", "compare", "manilha_name", "manilha_rank", "manilhas_for",
-    "paulista_manilhas", "piezas", "strength_level",
+    "paulista_manilhas", "piezas", "strength_level", "turned_up_card",
 ]

@@ -98,15 +98,45 @@ def paulista_manilhas(vira: Card | int, *, deck: str = "sujo") -> tuple[Card, ..
     return tuple(Card(rank, s) for s in MANILHA_SUITS)
 
 
-def piezas(muestra: Card) -> tuple[Card, ...]:
-    """The five Uruguayan piezas for ``muestra``, strongest first: the 2, 4, 5, 11, 10 of its
-    suit; if the muestra is itself one of those ranks, the 12 of the suit takes its place.
+@dataclass(frozen=True)
+class PiezaRules:
+    """Piezas: cards of the turned-up card's suit that go on top of the order (one card a
+    level, strongest first) and count high for Envido and Flor.
+
+    Attributes:
+        ranks: the piezas' ranks, strongest first (Uruguayo: 2 4 5 11 10).
+        points: each pieza's Envido / Flor value, in the same order (30 29 28 27 27).
+        stand_in: the rank of the turned-up suit that takes the place of a pieza that is the
+            turned-up card itself (12 in both variants that have piezas).
+        turned_up: what the table calls the turned-up card, and so the calculators' and the
+            CLI's argument that gives it: ``"muestra"`` or ``"vira"``.
+    """
+
+    ranks: tuple[int, ...]
+    points: tuple[int, ...]
+    stand_in: int = 12
+    turned_up: str = "muestra"
+
+    def of(self, turned: Card) -> tuple[Card, ...]:
+        """The piezas for the turned-up card ``turned``, strongest first."""
+        return tuple(
+            Card(self.stand_in if rank == turned.rank else rank, turned.suit) for rank in self.ranks
+        )
+
+
+URUGUAYAN_PIEZAS = PiezaRules(PIEZA_RANKS, (30, 29, 28, 27, 27))
+"""Truco uruguayo's piezas: 2 4 5 11 10 of the muestra suit, worth 30 29 28 27 27 for Envido
+and Flor; the 12 stands in for the muestra's own rank (issue 3; docs/rules.md §Muestra and piezas, §Envido count with a muestra)."""
+
+
+def piezas(muestra: Card, rules: PiezaRules = URUGUAYAN_PIEZAS) -> tuple[Card, ...]:
+    """The piezas for ``muestra`` under ``rules`` (default: the five Uruguayan ones), strongest
+    first: the 2, 4, 5, 11, 10 of its suit; if the muestra is itself one of those ranks, the
+    12 of the suit takes its place.
 
     Source: docs/rules.md §Muestra and piezas (muestra 4 copa: the 12 copa is the "4").
     """
-    return tuple(
-        Card(12 if rank == muestra.rank else rank, muestra.suit) for rank in PIEZA_RANKS
-    )
+    return rules.of(muestra)
 
 
 @dataclass(frozen=True)
@@ -119,21 +149,31 @@ class CardRules:
         decks: the decks the variant is played with (``"sujo"``; Paulista also ``"limpo"``).
         vira_manilhas: the four manilhas follow the vira (Paulista: :func:`paulista_manilhas`).
         fixed_manilhas: manilhas that never change, strongest first (Mineiro), else empty.
-        muestra: a muestra card is turned up and its piezas (:func:`piezas`) go on top of the
-            order (Uruguayo). A muestra also puts Flor in play (see
-            :func:`scorer.core.variants.flor_in_play`).
+        piezas: a card is turned up and its piezas (:class:`PiezaRules`) go on top of the
+            order (Uruguayo: the muestra; Venezolano: the vira), else ``None``.
     """
 
     order: Order
     decks: tuple[str, ...] = ("sujo",)
     vira_manilhas: bool = False
     fixed_manilhas: tuple[Card, ...] = ()
-    muestra: bool = False
+    piezas: PiezaRules | None = None
 
     @property
     def has_manilhas(self) -> bool:
         """Whether some cards are manilhas (from the vira or fixed)."""
         return self.vira_manilhas or bool(self.fixed_manilhas)
+
+    @property
+    def muestra(self) -> bool:
+        """Whether a card called the muestra is turned up (its piezas go on top). A muestra
+        also puts Flor in play (see :func:`scorer.core.variants.flor_in_play`)."""
+        return self.piezas is not None and self.piezas.turned_up == "muestra"
+
+    @property
+    def takes_vira(self) -> bool:
+        """Whether a card called the vira is turned up: manilhas follow it, or piezas do."""
+        return self.vira_manilhas or (self.piezas is not None and self.piezas.turned_up == "vira")
 
 
 def without(order: Order, taken: tuple[Card, ...], cards: tuple[Card, ...] = DECK) -> Order:

@@ -13,6 +13,10 @@ three of a suit, two or three piezas, or one pieza and two cards of one suit: wi
 piezas the best pieza counts in full and the others only their last digit (29 -> 9, 28 -> 8,
 27 -> 7); with one pieza, the pieza + the other two; three of a suit without piezas, 20 + all.
 
+Another variant's piezas are counted the same way with its own ranks and points, given as a
+:class:`~scorer.core.card_rules.PiezaRules` (the variant's ``cards.piezas``): Venezolano's perico
+and perica, the 11 and 10 of the vira's suit, count 30 and 29 (docs/rules.md §Truco venezolano).
+
 Pure module: no I/O. Bad input raises :class:`CardError`.
 
 >>> from scorer.core.cards import parse_card, parse_hand
@@ -35,12 +39,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from scorer.core.card_rules import piezas
+from scorer.core.card_rules import URUGUAYAN_PIEZAS, PiezaRules
 from scorer.core.cards import Card, check_lang, rank_label
 from scorer.core.errors import N_, NP_, CardError
 
-PIEZA_POINTS: tuple[int, ...] = (30, 29, 28, 27, 27)
-"""Envido value of the piezas 2, 4, 5, 11, 10 of the muestra suit (docs/rules.md §Envido count with a muestra)."""
+PIEZA_POINTS: tuple[int, ...] = URUGUAYAN_PIEZAS.points
+"""Envido value of the Uruguayan piezas 2, 4, 5, 11, 10 of the muestra suit (docs/rules.md §Envido count with a muestra);
+another variant's piezas carry their own (:class:`~scorer.core.card_rules.PiezaRules`)."""
 
 _PLURAL_SUITS = {
     "pt": {"e": "espadas", "b": "paus", "c": "copas", "o": "ouros"},
@@ -54,12 +59,14 @@ _NO_PAIR = {
 }
 
 
-def possible_counts(kind: str, *, muestra: bool = False) -> frozenset[int]:
+def possible_counts(kind: str, *, muestra: bool = False, pieces: PiezaRules | None = None) -> frozenset[int]:
     """Every count a hand can declare: the one definition the calculator, the Envido page,
     the API and the match engine share (issue 13 item 1).
 
     :param kind: ``"envido"`` or ``"flor"``.
-    :param muestra: Uruguayan counting with a muestra (which always plays Flor).
+    :param muestra: counting with piezas (a turned-up card, which always plays Flor): the
+        ``pieces`` given, else the Uruguayan ones.
+    :param pieces: the piezas' rules; giving them implies ``muestra``.
     :return: the possible counts (tentos of the Envido/Flor comparison):
 
         * Envido without muestra: 0-7 (no two of a suit: the highest card) and 20-33
@@ -75,15 +82,22 @@ def possible_counts(kind: str, *, muestra: bool = False) -> frozenset[int]:
         ("a player holding flor may not sing envido": docs/rules.md §Envido count).
     :raise ValueError: an unknown ``kind``.
     """
-    low, high = min(PIEZA_POINTS), max(PIEZA_POINTS)
+    if pieces is None and muestra:
+        pieces = URUGUAYAN_PIEZAS
+    points = sorted(pieces.points, reverse=True) if pieces is not None else []
     if kind == "envido":
         counts = {*range(0, 8), *range(20, 20 + 7 + 6 + 1)}
-        if muestra:
-            counts |= set(range(low, high + 7 + 1))
+        # A pieza + the best other card, 0-7.
+        counts |= {p + k for p in points for k in range(8)}
     elif kind == "flor":
         counts = set(range(20, 20 + 5 + 6 + 7 + 1))
-        if muestra:
-            counts |= set(range(low, high + 9 + 8 + 1))
+        if points:
+            # One pieza + two others (up to 7 + 6); two piezas + another (second's last digit
+            # + up to 7); three piezas (the others' last digits).
+            digits = [p % 10 for p in points[1:]]
+            high = max([points[0] + 7 + 6, *([points[0] + digits[0] + 7] if digits else []),
+                        *([points[0] + digits[0] + digits[1]] if len(digits) > 1 else [])])
+            counts |= set(range(min(points), high + 1))
     else:
         raise ValueError(f"kind must be envido or flor, not {kind!r}")
     return frozenset(counts)
@@ -105,7 +119,7 @@ def describe_counts(counts: frozenset[int] | set[int]) -> str:
     return ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in count_spans(counts))
 
 
-def envido_value(card: Card, muestra: Card | None = None) -> int:
+def envido_value(card: Card, muestra: Card | None = None, pieces: PiezaRules = URUGUAYAN_PIEZAS) -> int:
     """Envido value of one card: 1-7 their number, 10 11 12 zero; with a ``muestra``, a pieza
     is worth 30, 29, 28, 27 or 27 (2, 4, 5, 11, 10 of its suit, the 12 standing in for the
     muestra's own rank).
@@ -114,9 +128,9 @@ def envido_value(card: Card, muestra: Card | None = None) -> int:
     Source: docs/rules.md §Envido count, §Envido count with a muestra.
     """
     if muestra is not None:
-        pieces = piezas(muestra)
-        if card in pieces:
-            return PIEZA_POINTS[pieces.index(card)]
+        found = pieces.of(muestra)
+        if card in found:
+            return pieces.points[found.index(card)]
     return card.rank if card.rank <= 7 else 0
 
 
@@ -185,6 +199,7 @@ class EnvidoPoints:
     muestra: Card | None
     envido: Count | None
     flor: Count | None
+    pieces: PiezaRules = URUGUAYAN_PIEZAS
 
     @property
     def points(self) -> int | None:
@@ -206,7 +221,7 @@ class EnvidoPoints:
         """The hand's piezas, strongest first (empty without muestra)."""
         if self.muestra is None:
             return ()
-        return tuple(p for p in piezas(self.muestra) if p in self.hand)
+        return tuple(p for p in self.pieces.of(self.muestra) if p in self.hand)
 
     def explanation(self, lang: str = "pt") -> str:
         """One line: the Flor's count if there is one, else the Envido's."""
@@ -255,15 +270,19 @@ def _last_digit(term: Term) -> Term:
 
 
 def envido_points(
-    hand: Sequence[Card], *, flor: bool = False, muestra: Card | None = None
+    hand: Sequence[Card], *, flor: bool = False, muestra: Card | None = None,
+    pieces: PiezaRules = URUGUAYAN_PIEZAS,
 ) -> EnvidoPoints:
     """Envido points of a three-card ``hand``, and its Flor when ``flor`` is in play.
 
     :param hand: three different cards.
     :param flor: whether the game is played "con flor" (docs/rules.md §Flor values); without it no Flor
         is counted and ``flor_points`` is ``None``.
-    :param muestra: the Uruguayan muestra card (not in the hand), or ``None``. Uruguayan
-        truco is always played with Flor, so a muestra puts Flor in play.
+    :param muestra: the turned-up card whose suit gives the piezas (not in the hand): the
+        Uruguayan muestra, the Venezuelan vira; or ``None``. Variants with piezas always play
+        Flor, so a turned-up card puts Flor in play.
+    :param pieces: the piezas' ranks and points (the variant's
+        :attr:`~scorer.core.card_rules.CardRules.piezas`; default the Uruguayan ones).
     :return: :class:`EnvidoPoints`; ``points`` in :func:`possible_counts` ``("envido")``
         (0-7 or 20-33 without a muestra), ``None`` for a hand with a Flor in play;
         ``flor_points`` in :func:`possible_counts` ``("flor")``.
@@ -272,10 +291,10 @@ def envido_points(
     Sources: docs/rules.md §Envido count, §Envido count with a muestra, §Flor count; issue 3.
     """
     cards = _check_hand(hand, muestra)
-    terms = [Term(c, envido_value(c, muestra), False) for c in cards]
+    terms = [Term(c, envido_value(c, muestra, pieces), False) for c in cards]
     if muestra is not None:
-        pieces = piezas(muestra)
-        terms = [Term(t.card, t.value, t.card in pieces) for t in terms]
+        found = pieces.of(muestra)
+        terms = [Term(t.card, t.value, t.card in found) for t in terms]
     with_pieza = _best_by_value([t for t in terms if t.pieza])
     others = _best_by_value([t for t in terms if not t.pieza])
 
@@ -299,4 +318,5 @@ def envido_points(
         elif not with_pieza and same_suit:
             flor_count = Count(tuple(_best_by_value(terms)), 20, True)
     # A hand with a Flor sings its Flor; it declares no Envido (docs/rules.md §Envido count).
-    return EnvidoPoints(hand=cards, muestra=muestra, envido=None if flor_count else envido, flor=flor_count)
+    return EnvidoPoints(hand=cards, muestra=muestra, envido=None if flor_count else envido, flor=flor_count,
+                        pieces=pieces)

@@ -25,11 +25,21 @@ if TYPE_CHECKING:  # the engine imports this module; the log's types live beside
 
 Side = Literal[0, 1]
 
-Call = Literal[
-    "truco", "retruco", "vale_cuatro", "seis", "nove", "dez", "doze", "truc", "retruc",
-    "envido", "real_envido", "falta_envido", "flor", "contraflor", "contraflor_al_resto",
-]
-"""Every call a variant's ladder, Envido or Flor can use (docs/rules.md §Truco ladders, §Envido chains, §Flor values)."""
+Call = str
+"""A call id: one of :func:`call_ids`, which reads the registry (:mod:`scorer.core.variants`): every
+call a variant's ladder, Envido or Flor can use (docs/rules.md §Truco ladders, §Envido chains, §Flor values)."""
+
+
+def call_ids() -> tuple[str, ...]:
+    """Every call id an action may carry: the registered variants' truco ladders (in registry
+    order), then their Envido and Flor calls (in :data:`~scorer.core.variants.ENVIDO_CALLS` /
+    :data:`~scorer.core.variants.FLOR_CALLS` order). A variant registered later adds its own."""
+    from scorer.core.variants import ENVIDO_CALLS, FLOR_CALLS, VARIANTS
+
+    ladders = dict.fromkeys(step.call for v in VARIANTS.values() for step in v.truco_ladder)
+    used = {call for v in VARIANTS.values() for call in v.call_ids()}
+    return (*ladders, *(c for c in (*ENVIDO_CALLS, *FLOR_CALLS) if c in used and c not in ladders))
+
 
 Decision = Literal["play", "run"]
 """The decision at a mão de onze / dez or the Catalan 11 (docs/rules.md §Special hands)."""
@@ -133,8 +143,12 @@ ACTION_KINDS: dict[str, type] = {get_args(get_type_hints(kind)["type"])[0]: kind
 ACTION_TYPES: tuple[str, ...] = tuple(ACTION_KINDS)
 """Every action ``type`` the engine accepts (issue #2, "The contract")."""
 
-CALLS: tuple[str, ...] = get_args(Call)
-"""Every call id an action may carry (the whitelist; the words are the edges' job)."""
+
+def __getattr__(name: str) -> Any:
+    """``CALLS``: :func:`call_ids` as it is now (the whitelist; the words are the edges' job)."""
+    if name == "CALLS":
+        return call_ids()
+    raise AttributeError(name)
 
 DECISIONS: tuple[str, ...] = get_args(Decision)
 
@@ -284,8 +298,9 @@ def _side_field(action: Mapping[str, Any], kind: str, key: str) -> Any:
 
 def _call_field(action: Mapping[str, Any], kind: str, key: str) -> str:
     call = action.get(key)
-    if not isinstance(call, str) or call not in CALLS:
-        raise RuleError("bad_action", N_("Unknown call {call}."), allowed=list(CALLS), call=str(call)[:40])
+    known = call_ids()
+    if not isinstance(call, str) or call not in known:
+        raise RuleError("bad_action", N_("Unknown call {call}."), allowed=list(known), call=str(call)[:40])
     return call
 
 

@@ -90,8 +90,8 @@ def post_action(match_id: str):
 
 @bp.get("/variants")
 def variants():
-    """Every variant with its translated title and description, its options, and the
-    Envido and Flor counts a match of it accepts (``[low, high]`` runs from the one
+    """Every variant with its translated title and description, its call ids (``calls``: the
+    ladder, then Envido and Flor), its options, and the Envido and Flor counts a match of it accepts (``[low, high]`` runs from the one
     definition, :func:`scorer.core.envido_points.possible_counts`; None without Envido or Flor)."""
     return jsonify(
         [
@@ -100,6 +100,7 @@ def variants():
                 "title": gettext(v.title),
                 "description": gettext(v.description),
                 "target": v.target,
+                "calls": list(v.call_ids()),
                 "counts": {
                     "envido": [list(r) for r in count_spans(v.envido.points_range)] if v.envido else None,
                     "flor": [list(r) for r in count_spans(v.flor.points_range)] if v.flor else None,

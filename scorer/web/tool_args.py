@@ -56,7 +56,8 @@ def check_flags(args: MultiDict) -> None:
 
 
 def envido_result(args: MultiDict) -> dict[str, Any]:
-    """``envido_json`` for the request's ``cards``/``card``, ``flor`` and ``muestra``.
+    """``envido_json`` for the request's ``cards``/``card``, ``flor`` and ``muestra``, and a
+    ``variant`` whose piezas count with its ``vira`` or ``muestra``.
 
     :raise CardError: unreadable cards. :raise TrucoError: ``flor`` is not a yes/no value.
     """
@@ -65,6 +66,8 @@ def envido_result(args: MultiDict) -> dict[str, Any]:
         flor=flag(args, "flor"),
         muestra=args.get("muestra", "").strip() or None,
         lang=card_lang(),
+        variant=args.get("variant") or None,
+        vira=args.get("vira", "").strip() or None,
     )
 
 
@@ -95,7 +98,7 @@ def compare_result(args: MultiDict, *, page_vira: bool = False) -> dict[str, Any
         return None
     variant = args.get("cvariant") or args.get("variant") or None
     vira = args.get("vira", "").strip() or None
-    if page_vira and variant in VARIANTS and not get_variant(variant).cards.vira_manilhas:
+    if page_vira and variant in VARIANTS and not get_variant(variant).cards.takes_vira:
         vira = None
     return calculators.compare_json(
         first,

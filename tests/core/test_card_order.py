@@ -1,6 +1,10 @@
 """Card order per variant, manilhas for a vira, piezas, compare (REFERENCE.md 1.2, 2.3, 3.2, 4,
 6.1, section 8 examples 19-26; seeds 000, 001, 002, 004)."""
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
 from scorer.core.card_order import (
@@ -249,8 +253,8 @@ def test_uruguayan_compare(first, second, muestra, winner):
 
 @pytest.mark.parametrize(
     ("variant", "kwargs"),
-    [("truco-15", {}), ("argentino-30", {}), ("gauderio", {}), ("truc", {}), ("mineiro", {}),
-     ("paulista", {"vira": 3}), ("uruguaio", {"muestra": Card(1, "e")})],
+    [(v.id, {v.cards.piezas.turned_up: Card(1, "e")} if v.cards.piezas
+             else {"vira": 3} if v.cards.vira_manilhas else {}) for v in VARIANTS.values()],
 )
 def test_every_order_holds_the_whole_deck_once(variant, kwargs):
     order = card_order(variant, **kwargs)
@@ -298,5 +302,8 @@ def test_manilhas_for_variant_without_manilhas():
 
 
 def test_variants_list():
-    assert set(VARIANTS) == {"truco-15", "argentino-30", "uruguaio", "paulista", "mineiro",
-                             "gauderio", "truc"}
+    """The registry's ids are the variants the whole-match files pin (tests/matches/expected.json,
+    one entry a variant), each a URL-safe slug: the list is read, never written out here."""
+    expected = json.loads((Path(__file__).resolve().parents[1] / "matches" / "expected.json").read_text())
+    assert set(VARIANTS) == {entry["variant"] for entry in expected.values()}
+    assert all(re.fullmatch(r"[a-z0-9-]+", variant_id) for variant_id in VARIANTS)

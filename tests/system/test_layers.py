@@ -77,26 +77,76 @@ def test_views_call_the_service_and_never_each_other(view):
     assert set(re.findall(r"\bstore\.(\w+)", view.read_text())) <= {"MatchRow"}
 
 
-#: Variant ids as they would be written in code (a quoted string; ``truc`` is also a call's
-#: id, so it is caught by the second pattern), and a variant compared with a literal.
-VARIANT_ID = re.compile(r"""["'](truco-15|argentino-30|uruguaio|paulista|mineiro|gauderio)["']"""
-                        r"""|variant\w*\s*[!=]=\s*["']""")
+def registry_ids() -> tuple[set[str], set[str]]:
+    """The ids the guard looks for, read from the registry (never a hand-made list): every
+    variant id, and every call id of a truco ladder (the calls a variant brings; Envido's and
+    Flor's are the engine's own mechanism, :data:`scorer.core.variants.ENVIDO_CALLS`)."""
+    from scorer.core.variants import VARIANTS
+
+    return set(VARIANTS), {step.call for v in VARIANTS.values() for step in v.truco_ladder}
 
 
-#: Lines that name a variant without deciding anything: comments, and the runnable examples
-#: in docstrings (``>>>`` and ``...`` prompts; tests/core/test_doctests.py runs them against
-#: the registry, so a variant renamed or removed fails there).
+def id_pattern() -> re.Pattern[str]:
+    """A variant or ladder call id as code would write it (a quoted string), or a variant
+    compared with a literal."""
+    variants, calls = registry_ids()
+    ids = "|".join(sorted(map(re.escape, variants | calls), key=len, reverse=True))
+    return re.compile(rf"""["']({ids})["']|variant\w*\s*[!=]=\s*["']""")
+
+
+#: Where ids may be written: the registry package (its variants, parts and table words).
+REGISTRY_DIR = PACKAGE / "core" / "variants"
+BENCH = PACKAGE.parent / "bench"
+
+
+#: Words that are spelled like an id but are not one: Portuguese number words the card reader
+#: accepts ("seis" = 6, "nove" = 9, as Paulista's calls are named after them).
+NOT_IDS = {"scorer/core/cards.py": {"seis", "nove"}}
+
+
+#: Lines that name an id without deciding anything: comments, and the runnable examples in
+#: docstrings (``>>>`` and ``...`` prompts; tests/core/test_doctests.py runs them against the
+#: registry, so an id renamed or removed fails there).
 NOT_CODE = ("#", ">>>", "...")
 
 
-def test_only_the_registry_names_a_variant():
-    """Adding a variant means editing the registry, not five modules."""
-    allowed = {PACKAGE / "core" / "variants" / "registry.py"}
+def _code(line: str) -> str:
+    """A line without its comment (a ``#`` after two spaces, or a whole-line comment), and
+    nothing of a comment or a doctest line."""
+    return "" if line.lstrip().startswith(NOT_CODE) else line.split("  # ")[0]
+
+
+def named_outside_the_registry() -> dict[str, list[str]]:
+    """``{file: lines}`` of production code (``scorer/``, the templates, the pages' scripts) and
+    ``bench/`` that name an id."""
+    pattern = id_pattern()
     named = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        if path not in allowed:
-            hits = [line for line in path.read_text().splitlines()
-                    if VARIANT_ID.search(line) and not line.lstrip().startswith(NOT_CODE)]
-            if hits:
-                named[str(path.relative_to(PACKAGE))] = hits
-    assert named == {}
+    root = PACKAGE.parent
+    pages = [*(root / "templates").rglob("*.html"), *(root / "static" / "js").glob("*.js")]
+    for path in sorted([*PACKAGE.rglob("*.py"), *BENCH.rglob("*.py"), *pages]):
+        if REGISTRY_DIR in path.parents:
+            continue
+        name = str(path.relative_to(PACKAGE.parent))
+        hits = [line for line in path.read_text().splitlines()
+                if any(m.group(1) not in NOT_IDS.get(name, set()) for m in pattern.finditer(_code(line)))]
+        if hits:
+            named[name] = hits
+    return named
+
+
+def test_only_the_registry_names_a_variant_or_a_call():
+    """Adding a variant means a registry entry, its words and its tests (issue 20 item 3): no
+    other file of ``scorer/`` or ``bench/`` names a variant id or a ladder's call id. The ids
+    are the registry's own, so a new variant's are guarded the moment it is registered."""
+    assert named_outside_the_registry() == {}
+
+
+def test_the_guard_sees_every_registered_id():
+    """The guard's pattern is built from the registry: it matches each variant id and each
+    ladder call id as code would quote it, ``venezolano`` and ``vale_juego`` included."""
+    variants, calls = registry_ids()
+    assert {"venezolano", "truc"} <= variants and {"vale_juego", "retruc"} <= calls
+    pattern = id_pattern()
+    for name in variants | calls:
+        assert pattern.search(f'x = "{name}"') and pattern.search(f"f('{name}')")
+    assert not pattern.search('x = "envido"')

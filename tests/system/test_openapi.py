@@ -204,3 +204,38 @@ def test_the_description_names_the_kinds_calls_and_variants_of_the_schema():
     legal = schemas["LegalAction"]["properties"]["type"]["enum"]
     assert legal == [t for t in ACTION_TYPES if t != "envido_points"] + ["declare_points"]
     assert schemas["NewMatch"]["properties"]["variant"]["enum"] == list(VARIANTS)
+
+
+def _enums(node, path=""):
+    """Every ``enum`` list in the spec, with where it is."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "enum" and isinstance(value, list):
+                yield path, value
+            else:
+                yield from _enums(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _enums(value, f"{path}/{index}")
+
+
+def test_every_enum_naming_variants_or_calls_is_the_registrys():
+    """Every enum of openapi.yaml that names a variant id is the registry's ids, in its order;
+    every one that names a ladder's call is :func:`scorer.core.schema.call_ids` (issue 20 item 3)."""
+    import yaml
+
+    from scorer.core.schema import call_ids
+    from scorer.core.variants import VARIANTS
+
+    # ``truc`` is a variant and a call: each kind is recognised by the ids only it has.
+    ladder_calls = {step.call for v in VARIANTS.values() for step in v.truco_ladder} - set(VARIANTS)
+    variant_ids = set(VARIANTS) - set(call_ids())
+    found = {"variants": 0, "calls": 0}
+    for where, values in _enums(yaml.safe_load(SPEC.read_text())):
+        if set(values) & variant_ids:
+            assert values == list(VARIANTS), where
+            found["variants"] += 1
+        if set(values) & ladder_calls:
+            assert values == list(call_ids()), where
+            found["calls"] += 1
+    assert found == {"variants": 2, "calls": 1}

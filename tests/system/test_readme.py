@@ -144,3 +144,12 @@ def test_readme_command_runs_as_written_in_a_fresh_venv(fresh_checkout, line, co
     assert result.stdout.strip()
     if comment.startswith("Envido:"):
         assert result.stdout.strip() == comment
+
+
+def test_the_variants_table_lists_every_registered_variant():
+    """The README's Variants table has one row per variant of the registry, in its order
+    (issue 20: a new variant adds its row)."""
+    from scorer.core.variants import VARIANTS
+
+    section = README.split("## Variants", 1)[1].split("\n## ", 1)[0]
+    assert re.findall(r"^\| `([^`]+)` \|", section, flags=re.MULTILINE) == list(VARIANTS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorer.core.variants import VARIANTS
 from scorer.cli import cards_cli
 from scorer.web import create_app
 
@@ -152,7 +153,7 @@ def test_action_on_unknown_match_is_404(client):
 def test_variants(client):
     data = client.get("/api/variants", headers={"Accept-Language": "en"}).get_json()
     ids = [v["id"] for v in data]
-    assert ids == ["truco-15", "argentino-30", "uruguaio", "paulista", "mineiro", "gauderio", "truc"]
+    assert ids == list(VARIANTS)
     paulista = data[ids.index("paulista")]
     assert [o["key"] for o in paulista["options"]] == ["all_pardas"]
     assert paulista["description"]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from scorer.core.variants import VARIANTS
 from scorer.web import HTMX_FILE, asset_dir, create_app
 from tests.web_client import HX, PT, act, new_match, version_of
 
@@ -32,7 +33,7 @@ def test_new_match_page_in_the_browsers_language(client, accept, names, title):
     assert r.status_code == 200
     assert title in html
     assert f'value="{names[0]}"' in html and f'value="{names[1]}"' in html
-    for variant in ("truco-15", "argentino-30", "uruguaio", "paulista", "mineiro", "gauderio", "truc"):
+    for variant in VARIANTS:
         assert f'value="{variant}"' in html
 
 

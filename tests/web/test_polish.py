@@ -90,7 +90,7 @@ def test_recent_matches_and_which_card_wins_show_variant_titles_not_ids(client):
         shown = re.findall(r"<option [^>]*>([^<]*)</option>", compare)
         # Issue 13 item 12: titles translated (WORDING-REVIEW section 1: "Truco uruguaio", "Truc catalão").
         assert shown == ["Truco (15)", "Truco argentino (30)", "Truco uruguaio", "Truco paulista",
-                         "Truco mineiro", "Truco gaudério", "Truc catalão"], url
+                         "Truco mineiro", "Truco gaudério", "Truc catalão", "Truco venezuelano"], url
 
 
 # -- 5. translations and the new-match form ------------------------------------------------

@@ -132,4 +132,4 @@ def test_manilhas_page_compares_every_variant(client, query, answer):
 def test_manilhas_page_asks_for_the_muestra_in_its_language(client):
     """Uruguayo without a muestra: the page asks for it (today it refused the page's vira)."""
     r = client.get("/manilha?vira=7&variant=paulista&first=4e&second=1e&cvariant=uruguaio", headers=EN)
-    assert r.status_code == 422 and "Truco Uruguayo needs the muestra card." in r.get_data(as_text=True)
+    assert r.status_code == 422 and "Truco uruguayo needs the muestra card." in r.get_data(as_text=True)

@@ -50,6 +50,8 @@ SCRIPTS = [
     ("gauderio", {}, "a0+11 0:truco 1:quiero w0"),
     ("gauderio", {}, "t0 a0+11 a1+12 t0"),
     ("gauderio", {}, "0:flor 1:contraflor ep30-20 1:mazo"),
+    ("venezolano", {}, "0:envido 1:envido 0:quiero ep33-37 0:truco 1:retruco 0:vale_nueve 1:vale_juego 0:quiero w1"),
+    ("venezolano", {}, "0:flor 1:no_flor 1:truco 0:no_quiero"),
 ]
 
 # Words a table of each family never says (WORDING-REVIEW.md 4a, X3, X4, X7).
@@ -57,6 +59,7 @@ FOREIGN = {
     "rio": ["quero", "Quero", "correram", "Corremos", "Vale quatro"],
     "gaucho": ["quiero", "Quiero", "Vale cuatro", "Vale Cuatro", "al resto", "mazo"],
     "br": ["quiero", "Quiero", "mazo", "parda", "Parda", "Vale"],
+    "ve": ["quero", "Quero", "correram", "Corremos", "Vale quatro", "Vale cuatro"],
     "cat": ["quiero", "Quiero", "quero", "Quero", "mão de onze", "Mão de onze", "mão de ferro", "Mão de ferro", "correram"],
 }
 

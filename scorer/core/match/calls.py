@@ -91,7 +91,7 @@ class Calls:
         call, hand = action["call"], self._core.hand
         for step in self.variant.truco_ladder:
             if step.call == call:
-                return step.worth
+                return step.value(self.target)
         if call in ENVIDO_CALLS:
             chain = [*hand.envido_chain, call] if hand.envido_pending else [call]
             return self._envido_value(chain, self._core.score, None)
@@ -112,14 +112,16 @@ class Calls:
         ladder = [step.call for step in self.variant.truco_ladder]
         if call in ladder:
             return self._truco_call(core, side, ladder.index(call))
-        if call in ENVIDO_CALLS and self.variant.envido is not None:
+        envido_calls = list(self.variant.envido.calls) if self.variant.envido else []
+        flor_calls = list(self.variant.flor.calls) if self.variant.flor and self._flor_in_play() else []
+        if call in envido_calls:
             return self._envido_call(core, side, call)
-        if call in FLOR_CALLS and self._flor_in_play():
+        if call in flor_calls:
             return self._flor_call(core, side, call)
         raise RuleError(
             "no_such_call",
             N_("{call} is not a call in this variant."),
-            allowed=ladder + (list(ENVIDO_CALLS) if self.variant.envido else []) + (list(FLOR_CALLS) if self._flor_in_play() else []),
+            allowed=ladder + envido_calls + flor_calls,
             call=call,
         )
 
@@ -155,7 +157,7 @@ class Calls:
                     pending=ladder[pending_index].call,
                 )
             # A raise answering a pending call accepts it and raises in one action.
-            hand.truco_level, hand.value = pending_index, ladder[pending_index].worth
+            hand.truco_level, hand.value = pending_index, ladder[pending_index].value(self.target)
             facts.append(LogFact(LogKind.QUIERO, side=side, call=ladder[pending_index].call, value=hand.value))
         else:
             expected = hand.truco_level + 1
@@ -238,7 +240,7 @@ class Calls:
         assert rules is not None
         if chain[-1] == "falta_envido":
             before = tuple(chain[:-1])
-            return not before or before in rules.chains or self._repeated_chain(before)
+            return rules.falta and (not before or before in rules.chains or self._repeated_chain(before))
         if tuple(chain) in rules.chains:
             return True
         if not self._repeated_chain(chain):
@@ -282,7 +284,8 @@ class Calls:
         last_call, last_side = hand.flor_chain[-1]
         if last_side == side:
             raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side, answer_side=1 - side, call=last_call)
-        allowed = {"flor": ["contraflor", "contraflor_al_resto"] + (["flor"] if flor.compared else []), "contraflor": ["contraflor_al_resto"]}
+        allowed = {"flor": [c for c in ("contraflor", "contraflor_al_resto") if c in flor.raises] + (["flor"] if flor.compared else []),
+                   "contraflor": [c for c in ("contraflor_al_resto",) if c in flor.raises]}
         if not flor.contraflor_answered:
             allowed["contraflor"] = []
         if call not in allowed.get(last_call, []):
@@ -370,7 +373,7 @@ class Calls:
         else:
             assert hand.truco_pending is not None
             index, _ = hand.truco_pending
-            hand.truco_level, hand.value = index, self.variant.truco_ladder[index].worth
+            hand.truco_level, hand.value = index, self.variant.truco_ladder[index].value(self.target)
             hand.truco_raise_side, hand.truco_pending = side, None
             facts[-1] = LogFact(LogKind.QUIERO, side=side, call=call, value=hand.value)
         return facts

@@ -23,7 +23,7 @@ from typing import Any
 from scorer.core.envido_points import count_spans
 from scorer.core.errors import N_, RuleError
 from scorer.core.schema import ACTION_TYPES, LegalAction, State, bare_action, check_side, normalize_action
-from scorer.core.variants import ENVIDO_CALLS, FLOR_CALLS, Variant, get_variant
+from scorer.core.variants import Variant, get_variant
 from scorer.core.match.calls import Calls
 from scorer.core.match.error_words import CALL_NAMES, use_table_words
 from scorer.core.match.hand import SIDES, Hand, _Core, decide_hand
@@ -313,9 +313,9 @@ class Match(Calls, Plays):
         """Every concrete action worth trying for ``legal_actions``."""
         calls = [step.call for step in self.variant.truco_ladder]
         if self.variant.envido:
-            calls += ENVIDO_CALLS
-        if self._flor_in_play():
-            calls += FLOR_CALLS
+            calls += self.variant.envido.calls
+        if self._flor_in_play() and self.variant.flor:
+            calls += self.variant.flor.calls
         out: list[dict[str, Any]] = []
         for side in SIDES:
             out += [{"type": "call", "side": side, "call": call} for call in calls]

@@ -3,29 +3,37 @@ error's params (the error layer; the log is data, said by :mod:`scorer.present.l
 
 from __future__ import annotations
 
-from scorer.core.errors import PageText, RuleError
-from scorer.core.variants import PageWord, TableWords
+from collections.abc import Iterator, Mapping
 
-CALL_NAMES = {  # ids the engine accepts, with a neutral name (the table's words: variants.TABLE_WORDS)
-    "truco": "Truco",
-    "retruco": "Retruco",
-    "vale_cuatro": "Vale Cuatro",
-    "seis": "Seis",
-    "nove": "Nove",
-    "dez": "Dez",
-    "doze": "Doze",
-    "truc": "Truc",
-    "retruc": "Retruc",
-    "envido": "Envido",
-    "real_envido": "Real Envido",
-    "falta_envido": "Falta Envido",
-    "flor": "Flor",
-    "contraflor": "Contraflor",
-    "contraflor_al_resto": "Contraflor al resto",
-}
+from scorer.core.errors import PageText, RuleError
+from scorer.core.variants import VARIANTS, PageWord, TableWords
+
+
+class _CallNames(Mapping[str, str]):
+    """Call id -> its name at the first registered table that says it (read from the registry
+    each time, so a variant registered later is named too)."""
+
+    def _names(self) -> dict[str, str]:
+        names: dict[str, str] = {}
+        for variant in VARIANTS.values():
+            for call in variant.call_ids():
+                names.setdefault(call, variant.words.calls.get(call, call))
+        return names
+
+    def __getitem__(self, call: str) -> str:
+        return self._names()[call]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+
+CALL_NAMES: Mapping[str, str] = _CallNames()
 """How a call is written where the variant's table has no word for it (a call of another
-variant named in an error). Display only: which calls an action may carry is
-:data:`scorer.core.schema.CALLS`."""
+variant named in an error): the words of the first registered variant that has it. Display
+only: which calls an action may carry is :func:`scorer.core.schema.call_ids`."""
 
 
 def use_table_words(error: RuleError, words: TableWords) -> None:

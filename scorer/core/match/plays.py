@@ -19,7 +19,7 @@ class Plays:
         """Catalan truc: playing on while a bet is pending accepts it (docs/rules.md §Catalan ladder)."""
         if hand.truco_pending and self.variant.trick_accepts_pending:
             index, caller = hand.truco_pending
-            hand.truco_level, hand.value = index, self.variant.truco_ladder[index].worth
+            hand.truco_level, hand.value = index, self.variant.truco_ladder[index].value(self.target)
             hand.truco_raise_side, hand.truco_pending = 1 - caller, None
             facts.append(LogFact(LogKind.PLAYED_ON, side=1 - caller, call=self.variant.truco_ladder[index].call, value=hand.value))
 

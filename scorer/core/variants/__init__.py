@@ -40,7 +40,7 @@ from scorer.core.variants.registry import (
     ARGENTINE_LADDER, VARIANTS, default_variant, flor_in_play, get_variant, register, unregister, variants_where,
 )
 from scorer.core.variants.rules import (
-    ARGENTINE_ENVIDO_CHAINS, ENVIDO_CALLS, FALTA_CONVENTIONS, FLOR_CALLS, GAUDERIO_ENVIDO_CHAINS, EnvidoRules,
+    ARGENTINE_ENVIDO_CHAINS, ENVIDO_CALLS, FALTA_CONVENTIONS, FLOR_CALLS, GAME, GAUDERIO_ENVIDO_CHAINS, EnvidoRules,
     FlorRules, OptionSpec, SpecialHandRules, TrucoStep, WINNER_FALTAS,
 )
 from scorer.core.variants.variant import ARGENTINE_CARDS, Variant
@@ -48,7 +48,8 @@ from scorer.core.variants.words import CHOICE_LABELS, GLOSSES, TABLE_WORDS, Page
 
 __all__ = [
     "ARGENTINE_CARDS", "ARGENTINE_ENVIDO_CHAINS", "ARGENTINE_LADDER", "CHOICE_LABELS", "ENVIDO_CALLS",
-    "FALTA_CONVENTIONS", "FLOR_CALLS", "GAUDERIO_ENVIDO_CHAINS", "GLOSSES", "TABLE_WORDS", "VARIANTS", "EnvidoRules",
-    "FlorRules", "OptionSpec", "PageWord", "SpecialHandRules", "TableWord", "TableWords", "TrucoStep", "Variant", "WINNER_FALTAS",
+    "FALTA_CONVENTIONS", "FLOR_CALLS", "GAME", "GAUDERIO_ENVIDO_CHAINS", "GLOSSES", "TABLE_WORDS", "VARIANTS",
+    "EnvidoRules", "FlorRules", "OptionSpec", "PageWord", "SpecialHandRules", "TableWord", "TableWords", "TrucoStep",
+    "Variant", "WINNER_FALTAS",
     "choice_label", "default_variant", "flor_in_play", "get_variant", "register", "unregister", "variants_where",
 ]

@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from scorer.core.card_rules import ARGENTINE_ORDER, CATALAN_ORDER, MINEIRO_MANILHAS, PLAIN_ORDER, CardRules
+from scorer.core.card_rules import (
+    ARGENTINE_ORDER, CATALAN_ORDER, MINEIRO_MANILHAS, PLAIN_ORDER, URUGUAYAN_PIEZAS, CardRules, PiezaRules,
+)
 from scorer.core.errors import N_, RuleError
 from scorer.core.variants.rules import (
-    ARGENTINE_ENVIDO_CHAINS, GAUDERIO_ENVIDO_CHAINS, EnvidoRules, FlorRules, OptionSpec, SpecialHandRules,
+    ARGENTINE_ENVIDO_CHAINS, GAME, GAUDERIO_ENVIDO_CHAINS, EnvidoRules, FlorRules, OptionSpec, SpecialHandRules,
     TrucoStep,
 )
 from scorer.core.variants.variant import ARGENTINE_CARDS, Variant
@@ -20,6 +22,24 @@ ARGENTINE_LADDER = (
     TrucoStep("vale_cuatro", 4, 3),
 )
 """docs/rules.md §Argentine ladder."""
+
+VENEZUELAN_LADDER = (
+    TrucoStep("truco", 3, 1),
+    TrucoStep("retruco", 6, 3),
+    TrucoStep("vale_nueve", 9, 6),
+    TrucoStep("vale_juego", GAME, 9),
+)
+"""Truco 3 / refused 1, retruco 6 / 3, vale nueve 9 / 6, vale juego the game / 9 (STEEMIT-VE,
+BUENASTAREAS-VE; docs/rules.md §Truco venezolano)."""
+
+VENEZUELAN_ENVIDO_CHAINS = {("envido",): 2, ("envido", "envido"): 4}
+"""Envido 2 / refused 1; "quiero y envido" (a second Envido) 4 / refused 2 (STEEMIT-VE,
+BUENASTAREAS-VE; docs/rules.md §Truco venezolano). No Real Envido and no Falta Envido: the sources name neither."""
+
+VENEZUELAN_PIEZAS = PiezaRules((11, 10), (30, 29), stand_in=12, turned_up="vira")
+"""The perico (11 of the vira's suit) and the perica (10), best and second card; the 12 of
+the suit stands in for either when it is the vira itself. Envido: 30 and 29 plus the best
+other card (STEEMIT-VE, BUENASTAREAS-VE, OOC-VE; docs/rules.md §Truco venezolano)."""
 
 _TARGET_LABEL = N_("Points to win")
 _FLOR_LABEL = N_("Play with Flor")
@@ -96,9 +116,9 @@ _REGISTRY: dict[str, Variant] = {
                     ARGENTINE_ENVIDO_CHAINS,
                     closes_on_truco_accepted=True,
                     # A pieza counts 27-30 and adds the best other card (docs/rules.md §Envido count with a muestra).
-                    muestra=True,
+                    pieces=URUGUAYAN_PIEZAS,
                 ),
-                flor=FlorRules(muestra=True),
+                flor=FlorRules(pieces=URUGUAYAN_PIEZAS),
                 falta="malas_wins_game",
                 malas_buenas=True,
                 # Folding before the Envido pays 1 by default: the Uruguayan engine does; the +1
@@ -106,7 +126,7 @@ _REGISTRY: dict[str, Variant] = {
                 mazo_primera=False,
                 # The piezas of the muestra, then the matas, on top of the Argentine order
                 # (docs/rules.md §Muestra and piezas).
-                cards=CardRules(ARGENTINE_ORDER, muestra=True),
+                cards=CardRules(ARGENTINE_ORDER, piezas=URUGUAYAN_PIEZAS),
                 option_specs=(
                     OptionSpec("target", (30, 40), 30, _TARGET_LABEL),
                     _falta_option(("malas_wins_game", "leader_stage", "whole_game", "winner_stage", "loser_lacks"),
@@ -185,6 +205,24 @@ _REGISTRY: dict[str, Variant] = {
                 trick_accepts_pending=True,
                 cards=CardRules(CATALAN_ORDER),  # docs/rules.md §Catalan order
             ),
+            Variant(
+                id="venezolano",
+                title=N_("Truco venezolano"),
+                family="ve",
+                description=N_("Venezuelan truco to 24 (or 12) with a vira, perico and perica: Truco 3, Retruco 6, "
+                               "Vale nueve, Vale juego; Envido and Flor."),
+                target=24,
+                ends_at_once=True,
+                truco_ladder=VENEZUELAN_LADDER,
+                envido=EnvidoRules(VENEZUELAN_ENVIDO_CHAINS, pieces=VENEZUELAN_PIEZAS, falta=False),
+                # Flor 3 (STEEMIT-VE); no Contraflor: the sources name none (docs/rules.md §Truco venezolano).
+                flor=FlorRules(pieces=VENEZUELAN_PIEZAS, raises=()),
+                cards=CardRules(ARGENTINE_ORDER, piezas=VENEZUELAN_PIEZAS),
+                # No Falta Envido, so no falta nor falta_adds_stake; its own chain already has the
+                # second Envido ("quiero y envido"), so no envido_repeat (capped by a Falta it lacks).
+                # Flor is always in play: a table of 4 or 6 may let each player sing one.
+                option_specs=(OptionSpec("target", (24, 12), 24, _TARGET_LABEL), _FLOR_PER_PLAYER),
+            ),
         )
     }
 VARIANTS: Mapping[str, Variant] = MappingProxyType(_REGISTRY)
@@ -244,4 +282,4 @@ def flor_in_play(*, flor: bool, muestra: bool) -> bool:
     muestra is turned up, since every variant with a muestra always plays Flor (uruguaio:
     docs/rules.md §Flor values; issue #2)."""
     return flor or (muestra and all(v.flor is not None and not v.flor_option
-                                    for v in VARIANTS.values() if v.cards.muestra))
+                                    for v in VARIANTS.values() if v.cards.piezas is not None))

@@ -6,12 +6,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
+
+from scorer.core.card_rules import PiezaRules
 
 #: Envido-type calls, in the order a chain may use them.
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 #: Flor-type calls.
 FLOR_CALLS = ("flor", "contraflor", "contraflor_al_resto")
+
+GAME: Literal["game"] = "game"
+"""A ladder step's worth that is the whole game: the hand pays what the target is, so its
+winner reaches the target (Venezuelan "vale juego")."""
 
 
 @dataclass(frozen=True)
@@ -19,14 +25,19 @@ class TrucoStep:
     """One rung of a truco ladder.
 
     Attributes:
-        call: the call's name as players say it (``truco``, ``seis``, ``retruc``...).
-        worth: what the hand is worth once this call is accepted (tentos).
+        call: the call's id as players say it (``truco``, ``seis``, ``retruc``...).
+        worth: what the hand is worth once this call is accepted (tentos), or :data:`GAME`.
         refused: what the caller scores if it is refused (tentos).
     """
 
     call: str
-    worth: int
+    worth: int | Literal["game"]
     refused: int
+
+    def value(self, target: int) -> int:
+        """What the hand is worth once this call is accepted, in a game to ``target`` tentos:
+        ``worth``, or ``target`` for a step worth the game (the score is capped at the target)."""
+        return target if self.worth == GAME else int(self.worth)
 
 
 @dataclass(frozen=True)
@@ -37,16 +48,24 @@ class EnvidoRules:
         chains: accepted value of each legal chain without Falta (tuple of calls -> tentos).
             A refused chain pays its last caller the accepted value of the chain minus its
             last call, or 1 when that is empty (docs/rules.md §Envido chains).
-            ``falta_envido`` may end any of these chains (or stand alone).
+            ``falta_envido`` may end any of these chains (or stand alone) where ``falta``.
         closes_on_truco_accepted: Envido can no longer be called once a Truco is accepted
             (argentino-30, uruguaio; docs/rules.md §When Envido can be called) -- otherwise it stays open until the
             first trick is decided (same section).
-        muestra: the hands are counted with a muestra (Uruguayan piezas).
+        pieces: the hands are counted with these piezas (a turned-up card), else ``None``.
+        falta: Falta Envido is a call of this variant (``False``: left out, Venezolano).
     """
 
     chains: Mapping[tuple[str, ...], int]
     closes_on_truco_accepted: bool = False
-    muestra: bool = False
+    pieces: PiezaRules | None = None
+    falta: bool = True
+
+    @property
+    def calls(self) -> tuple[str, ...]:
+        """The Envido-type call ids of this variant, in :data:`ENVIDO_CALLS` order."""
+        used = {call for chain in self.chains for call in chain} | ({"falta_envido"} if self.falta else set())
+        return tuple(call for call in ENVIDO_CALLS if call in used)
 
     @property
     def points_range(self) -> frozenset[int]:
@@ -54,7 +73,7 @@ class EnvidoRules:
         definition, :func:`scorer.core.envido_points.possible_counts`."""
         from scorer.core.envido_points import possible_counts
 
-        return possible_counts("envido", muestra=self.muestra)
+        return possible_counts("envido", pieces=self.pieces)
 
 
 ARGENTINE_ENVIDO_CHAINS = MappingProxyType(
@@ -94,7 +113,9 @@ class FlorRules:
         contraflor_refused: a refused contraflor pays its caller this (4).
         resto_refused_after_flor / resto_refused_after_contraflor: a refused
             contraflor_al_resto pays its caller 4 after a flor, 6 after a contraflor.
-        muestra: the hands are counted with a muestra (Uruguayan piezas).
+        pieces: the hands are counted with these piezas (a turned-up card), else ``None``.
+        raises: the calls that may answer a Flor besides a Flor (``contraflor``,
+            ``contraflor_al_resto``); empty where the variant has no Contraflor.
     """
 
     uncontested: int = 3
@@ -105,14 +126,20 @@ class FlorRules:
     contraflor_refused: int = 4
     resto_refused_after_flor: int = 4
     resto_refused_after_contraflor: int = 6
-    muestra: bool = False
+    pieces: PiezaRules | None = None
+    raises: tuple[str, ...] = ("contraflor", "contraflor_al_resto")
+
+    @property
+    def calls(self) -> tuple[str, ...]:
+        """The Flor-type call ids of this variant: ``flor`` and its ``raises``."""
+        return ("flor", *self.raises)
 
     @property
     def points_range(self) -> frozenset[int]:
         """Flor counts a hand can declare: :func:`scorer.core.envido_points.possible_counts`."""
         from scorer.core.envido_points import possible_counts
 
-        return possible_counts("flor", muestra=self.muestra)
+        return possible_counts("flor", pieces=self.pieces)
 
 
 @dataclass(frozen=True)

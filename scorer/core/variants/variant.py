@@ -44,7 +44,9 @@ class Variant:
         cards: the card order, deck, manilhas and muestra (:class:`CardRules`).
         pica_pica: a 6-player game alternates redonda and pica-pica hands (docs/rules.md §Seats and pica-pica).
         family: the table whose words the variant uses, a key of :data:`TABLE_WORDS`
-            (``rio``, ``br``, ``gaucho``, ``cat``).
+            (``rio``, ``br``, ``gaucho``, ``cat``, ``ve``).
+        table_words: the variant's own table words, where it has no family in
+            :data:`TABLE_WORDS` (a variant registered from outside), else ``None``.
     """
 
     id: str
@@ -67,6 +69,7 @@ class Variant:
     cards: CardRules = ARGENTINE_CARDS
     pica_pica: bool = False
     family: str = "rio"
+    table_words: TableWords | None = None
 
     def plays_flor(self, options: Mapping[str, Any]) -> bool:
         """Whether Flor is in play with these (resolved) ``options``."""
@@ -96,8 +99,16 @@ class Variant:
 
     @property
     def words(self) -> TableWords:
-        """The variant's table words (:data:`TABLE_WORDS` of its family)."""
-        return TABLE_WORDS[self.family]
+        """The variant's table words (its own, else :data:`TABLE_WORDS` of its family)."""
+        return self.table_words or TABLE_WORDS[self.family]
+
+    def call_ids(self) -> tuple[str, ...]:
+        """Every call id this variant can use: its ladder, its Envido and its Flor calls."""
+        return (
+            *(step.call for step in self.truco_ladder),
+            *(self.envido.calls if self.envido else ()),
+            *(self.flor.calls if self.flor else ()),
+        )
 
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Fill in defaults and check every given option.

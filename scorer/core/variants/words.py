@@ -77,6 +77,19 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             refused="no querido",
             tie="parda",
         ),
+        # Venezuelan truco (docs/rules.md §Truco venezolano): Spanish words on every page, as the
+        # Rioplatense table's; "quiero y envido" is the second Envido.
+        "ve": TableWords(
+            shouts={"truco": "¡Truco!", "retruco": "¡Quiero retruco!", "vale_nueve": "¡Vale nueve!",
+                    "vale_juego": "¡Vale juego!", "envido": "¡Envido!", "flor": "¡Flor!"},
+            calls={"truco": "Truco", "retruco": "Retruco", "vale_nueve": "Vale nueve", "vale_juego": "Vale juego",
+                   "envido": "Envido", "flor": "Flor"},
+            answers={"quiero": "Quiero", "no_quiero": "No quiero", "mazo": "Me voy al mazo", "no_flor": "No tengo flor"},
+            flor_answers={"quiero": "Con flor quiero", "no_quiero": "Con flor me achico"},
+            accepted="querido",
+            refused="no querido",
+            tie="parda",
+        ),
         # Gaúcho / gaudério ("ir ao baralho", "fugir", "Contra-flor e o resto": docs/rules.md §Flor values).
         "gaucho": TableWords(
             shouts={"truco": "Truco!", "retruco": "Retruco!", "vale_cuatro": "Vale quatro!",

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from scorer.core.variants import VARIANTS
 from scorer.core.match import LogEntry, LogFact, LogKind, Match
 from scorer.core.match.log import NEEDS
 from scorer.present import log_words
@@ -75,7 +76,7 @@ def plain(value) -> bool:
     return value is None or (isinstance(value, int) and not isinstance(value, bool)) or bool(ID.match(str(value)))
 
 
-@pytest.mark.parametrize("variant", ["truco-15", "argentino-30", "uruguaio", "paulista", "mineiro", "gauderio", "truc"])
+@pytest.mark.parametrize("variant", list(VARIANTS))
 def test_every_fact_of_a_whole_match_is_plain_data(variant):
     expected = json.loads(Path("tests/matches/expected.json").read_text())
     name, entry = next((n, e) for n, e in sorted(expected.items()) if e["variant"] == variant)

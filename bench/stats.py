@@ -30,9 +30,10 @@ from typing import Any
 
 from bench import server
 from bench.client import Client
+from bench.states import LONG_MATCH
 
 TEAMS = 32
-VARIANT, OPTIONS = "argentino-30", {"flor": True}
+VARIANT, OPTIONS = LONG_MATCH, {"flor": True}  # Argentine, malas and buenas, with Flor
 TARGET_MS = 200
 
 

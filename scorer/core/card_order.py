@@ -19,7 +19,7 @@ Pure module: no I/O. Every bad input raises :class:`CardError`.
 >>> manilhas_for("paulista")
 Traceback (most recent call last):
     ...
-scorer.core.errors.CardError: Truco Paulista needs the vira to know the manilhas.
+scorer.core.errors.CardError: Truco paulista needs the vira to know the manilhas.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Debian's nginx in front of a test's ``truco serve``, running the shipped
-``docs/hosting/nginx.conf`` (README, "Hosting many tables").
+``docs/hosting/nginx.conf`` (docs/hosting.md, "Hosting many tables").
 
 The test's copy of that file changes only what must differ on a test machine, each
 replacement checked to apply exactly once: the listen lines (free 127.0.0.1 ports, no

@@ -6,7 +6,7 @@ its malas), so a match exported and imported gives the same numbers, and the tab
 anything more. :func:`match_stats` gives both sides' :class:`SideStats` for one match;
 ``+`` adds them up over a Revanche series or a team's tournament games. Sides are ``0`` and
 ``1``; every number of points is in tentos. Each statistic is defined in one line in the
-README ("The evening in numbers").
+docs/statistics.md ("The evening in numbers").
 
 >>> from scorer.core.match import Match
 >>> from scorer.core.variants import VARIANTS

@@ -3,7 +3,7 @@
 Nine requests in ten of a table are a phone asking whether its board changed (``GET
 /m/<id>/<key>/board?version=V&rematch=R&seen=T``) and being told 204, no. Through Flask
 that answer costs about 0.36 ms of CPU on gunicorn, of which the server is 0.10 ms (issue 23,
-README "Phones and tables per core"): the rest is Flask's request and app contexts, its
+docs/hosting.md "Phones and tables per core"): the rest is Flask's request and app contexts, its
 hooks and the response object. :class:`UnchangedPolls` answers exactly those polls itself:
 one primary-key read of the match row, the key's hash compared in constant time, the
 version, Revanche and names tag compared as :func:`scorer.web.forms.unchanged` does, then

@@ -1,6 +1,6 @@
 """The statistics' names on the page, in the request's language (issue 22): one short label
 per key of :class:`scorer.core.stats.SideStats`, in the order the page shows them. The
-one-line definitions are in the README ("The evening in numbers")."""
+one-line definitions are in docs/statistics.md ("The evening in numbers")."""
 
 from __future__ import annotations
 

@@ -133,7 +133,7 @@ def test_tv_mid_tournament_shows_finished_quarterfinals_and_live_semifinals(chro
     ctx.close()
 
 
-#: README "Standings and tiebreaks" worked by hand (tests/core/test_tournament.py,
+#: docs/tournaments.md "Standings and tiebreaks" worked by hand (tests/core/test_tournament.py,
 #: SEPARATIONS "alfa-h2h-gama-beta-diff"): Alfa, Beta, Gama level on 7 points and 2 wins;
 #: the head-to-head puts Alfa (+5 overall) first, tento difference puts Gama (+13) above Beta (+3).
 LEAGUE = [("Alfa", "Beta", 15, 9), ("Beta", "Gama", 15, 11), ("Gama", "Alfa", 15, 13),

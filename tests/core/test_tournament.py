@@ -321,7 +321,7 @@ def played(a, b, score):
     return ((a, b), Result("played", 0 if score[0] > score[1] else 1, score))
 
 
-#: The tiebreak that separated each row from the next, worked out by hand from README
+#: The tiebreak that separated each row from the next, worked out by hand from docs/tournaments.md
 #: "Standings and tiebreaks" (defaults: win 3, loss 1; points, wins, head-to-head as a
 #: mini-league by its points then its tento difference, tento difference, tentos for, lots).
 #: Teams: 0 Alfa, 1 Beta, 2 Gama, 3 Delta.
@@ -389,7 +389,7 @@ def test_standings_say_which_criterion_separated_each_pair(games, tiebreaks, lot
 
 
 def test_no_lots_are_needed_before_the_league_is_over():
-    """README: lots are drawn once the stage is over. A new league (everyone level on 0) and a
+    """docs/tournaments.md: lots are drawn once the stage is over. A new league (everyone level on 0) and a
     league with one match left need none; the finished league with a perfect tie does."""
     t = T.build(names(3), Settings(format="round_robin"))
     assert T.resolve(t, {}).needs_lots == ()

@@ -1,4 +1,4 @@
-"""README's "Hosting many tables" recipe, run as written (issue 12): its ``truco serve``
+"""The "Hosting many tables" recipe (docs/hosting.md), run as written (issue 12): its ``truco serve``
 line, on a throwaway PostgreSQL instead of the recipe's, and a stand-in for the https
 proxy on 127.0.0.1 that sends what the recipe tells the proxy to send."""
 
@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import re
 import shlex
-from pathlib import Path
 
 from live_server import Client, Server
-
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+from project_docs import section
 
 
 def recipe_serve_line() -> tuple[dict[str, str], list[str]]:
     """``(environment, arguments)`` of the recipe's ``truco serve`` line."""
-    section = README.split("## Hosting many tables", 1)[1].split("\n## ", 1)[0]
-    block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+    block = re.search(r"```sh\n(.*?)```", section("Hosting many tables"), re.S).group(1)
     line = next(ln for ln in block.splitlines() if " truco serve " in ln)
     words = shlex.split(line)
     env = dict(w.split("=", 1) for w in words[: words.index("truco")])

@@ -1,4 +1,4 @@
-"""The layers of the code (README, "How the code is laid out"): a pure core that imports
+"""The layers of the code (docs/architecture.md, "How the code is laid out"): a pure core that imports
 neither Flask, Werkzeug nor sqlite3; views that call the application service and never
 each other; nothing outside the variant registry that names a variant id."""
 

@@ -22,7 +22,7 @@ TAP = {"type": "adjust", "side": 0, "delta": 1}
 
 @pytest.fixture
 def hosted(tmp_path):
-    """``hosted(*limits)``: a ``truco serve`` as the README's recipe runs it (https public
+    """``hosted(*limits)``: a ``truco serve`` as docs/hosting.md's recipe runs it (https public
     URL, ``--proxy 127.0.0.1``; ``limits`` as ``--rate-limit`` values) and nginx in front."""
     nginx_proxy.require()
     started = []

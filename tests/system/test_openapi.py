@@ -29,7 +29,7 @@ from live_server import Server
 from scorer.web import create_app
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
-#: Generated requests per operation (the README's "bad inputs tried" counts them).
+#: Generated requests per operation (docs/reliability.md's "Bad input" counts them).
 EXAMPLES = 60
 
 

@@ -1,7 +1,7 @@
 """Operating it like a service (issue 23 item 8), on real ``truco serve`` processes:
 ``/healthz`` (200, then 503 with PostgreSQL stopped, never rate-limited), the metrics on
 their own loopback port (Prometheus text, routes without keys, absent from the public
-port), logs that never hold a key, and README's backup and restore recipe (a SQLite file
+port), logs that never hold a key, and the backup and restore recipe (docs/hosting.md) (a SQLite file
 backed up while it serves, a PostgreSQL dump), each restored with every link working.
 """
 
@@ -19,9 +19,9 @@ import pytest
 
 import pg_cluster
 from live_server import Client, Server
+from project_docs import section
 from scorer.web import create_app
 
-README = Path(__file__).resolve().parents[2] / "README.md"
 METRICS = re.compile(r"Metrics on http://127\.0\.0\.1:(\d+)/metrics")
 
 
@@ -92,7 +92,7 @@ def test_healthz_answers_ok_without_a_key_and_is_never_rate_limited(tmp_path):
     statuses = {client.get("/healthz", base_url="https://truco.example",
                            environ_base={"REMOTE_ADDR": "203.0.113.9"}).status_code for _ in range(300)}
     assert statuses == {200}
-    # README's check on the machine: the public host name sent to the loopback port.
+    # docs/hosting.md's check on the machine: the public host name sent to the loopback port.
     r = client.get("/healthz", base_url="http://127.0.0.1:8000", headers={"Host": "truco.example"})
     assert r.get_json() == {"status": "ok"} and r.headers["Cache-Control"] == "no-store"
 
@@ -224,14 +224,14 @@ def test_an_error_inside_a_view_logs_the_route_not_the_key(tmp_path, caplog, mon
 
 
 def recipe(label: str) -> list[str]:
-    """The commands of the README's "Backup and restore" block after ``label``."""
-    part = README.read_text().split("### Backup and restore", 1)[1].split("\n### ", 1)[0]
+    """The commands of the "Backup and restore" section (docs/hosting.md) after ``label``."""
+    part = section("Backup and restore")
     block = part.split(label, 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
     return [line for line in block.splitlines() if line.strip()]
 
 
 def run(commands: list[str], **env: str) -> None:
-    """Run README's commands as written, with ``env`` set (the venv's python3, PostgreSQL's tools)."""
+    """Run the recipe's commands as written, with ``env`` set (the venv's python3, PostgreSQL's tools)."""
     path = f"{Path(sys.executable).parent}:{pg_cluster.BIN}:/usr/bin:/bin"
     for command in commands:
         done = subprocess.run(command, shell=True, capture_output=True, text=True, env={"PATH": path, **env},

@@ -1,4 +1,6 @@
-"""README is the contract with users: the commands it shows must work as written."""
+"""README and docs/ are the contract with users: the commands they show must work as written.
+The install and test commands live in README.md itself; the command-line examples and the
+variants table are found by their headings (tests/project_docs.py) wherever they live."""
 
 import os
 import re
@@ -14,19 +16,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from project_docs import README, section
 from scorer.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 TRUCO = ".venv/bin/truco"
 
 
 def command_line_lines() -> list[tuple[str, str]]:
-    """``(command, comment)`` for every command of the README's command-line block."""
-    section = README.split("## Command line", 1)[1]
-    block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+    """``(command, comment)`` for every command of the documented command-line block."""
+    block = re.search(r"```sh\n(.*?)```", section("Command line"), re.S).group(1)
     out = []
     for line in block.splitlines():
         command, _, comment = line.partition("  #")
@@ -72,7 +73,7 @@ def test_readme_command_runs_as_written(line, comment):
 
 def test_readme_test_command_is_what_ci_runs():
     """README's test command and .ci/run make the same venv, install the same extra, run pytest."""
-    block = README.split("## Run the tests", 1)[1]
+    block = section("Run the tests", [README])
     command = re.search(r"```sh\n(.*?)\n```", block, re.S).group(1).strip()
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     for step in ("python3 -m venv .venv", "install -e '.[test]'", ".venv/bin/python -m pytest"):
@@ -87,7 +88,7 @@ IGNORED = shutil.ignore_patterns(".venv", ".git", "__pycache__", "*.pyc", ".pyte
 
 
 def install_command() -> str:
-    block = README.split("## Install and run", 1)[1]
+    block = section("Install and run", [README])
     return re.search(r"```sh\n(.*?)\n```", block, re.S).group(1).strip()
 
 
@@ -151,5 +152,5 @@ def test_the_variants_table_lists_every_registered_variant():
     (issue 20: a new variant adds its row)."""
     from scorer.core.variants import VARIANTS
 
-    section = README.split("## Variants", 1)[1].split("\n## ", 1)[0]
-    assert re.findall(r"^\| `([^`]+)` \|", section, flags=re.MULTILINE) == list(VARIANTS)
+    table = section("Variants", [README])
+    assert re.findall(r"^\| `([^`]+)` \|", table, flags=re.MULTILINE) == list(VARIANTS)

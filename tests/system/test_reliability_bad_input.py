@@ -15,7 +15,7 @@ from scorer.core.errors import CardError, RuleError
 from scorer.core.match import Match, normalize_action
 from scorer.web import create_app
 
-#: How many inputs each property test tries (the README's "bad inputs tried" adds them up).
+#: How many inputs each property test tries (docs/reliability.md's "Bad input" adds them up).
 EXAMPLES = 300
 
 CARD_WORDS = st.sampled_from(

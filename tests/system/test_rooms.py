@@ -1,5 +1,5 @@
 """Rooms of a readable size (issue 10): no module of ``scorer`` over 500 lines, no function
-over 60 (README, "How the code is laid out"). A room that grows past either is split into
+over 60 (docs/architecture.md, "How the code is laid out"). A room that grows past either is split into
 modules or helpers with one job each."""
 
 from __future__ import annotations

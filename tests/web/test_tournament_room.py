@@ -101,7 +101,7 @@ def test_the_audit_speaks_the_pages_language(client, lang, words):
 
 @pytest.mark.parametrize("fmt, teams", [("round_robin", 4), ("round_robin", 3), ("groups", 8), ("knockout", 5)])
 def test_no_draw_of_lots_at_creation(client, fmt, teams):
-    """README: lots are drawn once the stage is over. A new league has every team level on
+    """docs/tournaments.md: lots are drawn once the stage is over. A new league has every team level on
     0 after every criterion: that is not yet a tie to draw. (Today: a lots row at creation.)"""
     r = client.post("/api/tournaments", json={"variant": "truco-15", "teams": [f"T{i}" for i in range(teams)],
                                               "format": fmt, "draw": True})

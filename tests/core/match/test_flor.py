@@ -105,7 +105,7 @@ def test_flor_is_legal_while_an_accepted_envido_waits_for_its_winner(variant, op
 
 
 def test_a_settled_envido_still_closes_the_flor():
-    """README: a Flor "cannot be sung once the Envido is settled"."""
+    """docs/variants.md: a Flor "cannot be sung once the Envido is settled"."""
     with pytest.raises(RuleError) as caught:
         play("argentino-30", "0:envido 1:quiero ew0 1:flor", options=FLOR)
     assert caught.value.code == "flor_closed"

@@ -7,13 +7,16 @@ Views import this module (and :mod:`scorer.web.forms`), never each other.
 
 from __future__ import annotations
 
+import csv
 import hmac
+import io
 import ipaddress
 import json
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import abort, current_app, jsonify, request, url_for
+from flask import Response, abort, current_app, jsonify, make_response, request, url_for
 from flask_babel import gettext
 
 from scorer.app import addresses, store
@@ -169,3 +172,18 @@ def created_json(row: store.MatchRow, *, shortened: bool = False):
 def shortened_note() -> str:
     """The notice that a name was cut to ``NAME_MAX`` characters, in the user's language."""
     return gettext("A name was shortened to %(count)s characters.", count=NAME_MAX)
+
+
+def csv_download(rows: Iterable[Iterable[Any]], filename: str) -> Response:
+    """``rows`` as a CSV download named ``filename``: None is written empty, and a text that a
+    spreadsheet would run as a formula (it starts with one of :data:`FORMULA_START`) gets a
+    leading ``'``; numbers are written as they are."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    for row in rows:
+        writer.writerow(["" if v is None else ("'" + v if isinstance(v, str) and v.startswith(FORMULA_START) else v)
+                         for v in row])
+    response = make_response(out.getvalue())
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -9,18 +9,16 @@ and ``POST /api/matches/<id>/names`` (``X-Edit-Key``; 403 without it).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
-from flask import Blueprint, abort, current_app, jsonify, make_response, request
+from flask import Blueprint, abort, current_app, jsonify, request
 from flask_babel import gettext
 
 from scorer.core.errors import TrucoError
 from scorer.web import forms, player_names
 from scorer.web.common import (
-    FORMULA_START,
     check_key,
+    csv_download,
     created_json,
     error_json,
     get_match_or_404,
@@ -79,11 +77,6 @@ def compact_json(value) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
-def _cell(value) -> str:
-    text = str(value)
-    return "'" + text if text.startswith(FORMULA_START) else text
-
-
 @bp.get("/matches/<match_id>/log.csv")
 def log_csv(match_id: str):
     """The match log as CSV: one row per action that counts (number, hand, what was said,
@@ -93,17 +86,11 @@ def log_csv(match_id: str):
     """
     row = get_match_or_404(match_id)
     state = match_state(row)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    a, b = (_cell(n) for n in row.names)
-    writer.writerow(["n", "hand", "log", f"won: {a}", f"won: {b}", a, b, "action"])
-    for entry in state["log"]:
-        writer.writerow([entry["index"] + 1, entry["hand"], _cell(entry["text"]), *entry["delta"], *entry["score"],
-                         _cell(compact_json(entry["action"]))])
-    response = make_response(out.getvalue())
-    response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="truco-{row.id}.csv"'
-    return response
+    a, b = row.names
+    rows = [["n", "hand", "log", f"won: {a}", f"won: {b}", a, b, "action"]]
+    rows += [[entry["index"] + 1, entry["hand"], entry["text"], *entry["delta"], *entry["score"],
+              compact_json(entry["action"])] for entry in state["log"]]
+    return csv_download(rows, f"truco-{row.id}.csv")
 
 
 @bp.post("/matches/<match_id>/names")

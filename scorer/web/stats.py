@@ -9,15 +9,12 @@ numbers are :mod:`scorer.app.stats_service`'s, one source for all of them.
 
 from __future__ import annotations
 
-import csv
-import io
-
 from flask import Blueprint, jsonify, make_response, render_template
 from flask_babel import gettext
 
 from scorer.app import stats_service
 from scorer.web import charts
-from scorer.web.common import FORMULA_START, get_match_or_404, service
+from scorer.web.common import csv_download, get_match_or_404, service
 from scorer.web.db import get_db
 from scorer.web.stat_words import STAT_ROWS, SOURCE_WORDS
 from scorer.web.tournament_view import get_tournament_or_404
@@ -46,29 +43,11 @@ def tournament_stats(tid: str):
     return jsonify(stats_service.tournament_json(service(), get_db(), loaded))
 
 
-def _cell(value) -> str | int | float:
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
-
-
-def csv_response(names: list[str], sides: list, filename: str):
-    """A statistics table (:func:`scorer.app.stats_service.csv_rows`) as a CSV download."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    for line in stats_service.csv_rows(names, sides):
-        writer.writerow([_cell(value) for value in line])
-    response = make_response(out.getvalue())
-    response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 @bp.get("/matches/<match_id>/stats.csv")
 def stats_csv(match_id: str):
     """The match's statistics as CSV: a header of keys, one row per side. :raise 404: unknown match."""
     row = get_match_or_404(match_id)
-    return csv_response(list(row.names), stats_service.match_sides(service(), get_db(), row),
+    return csv_download(stats_service.csv_rows(list(row.names), stats_service.match_sides(service(), get_db(), row)),
                         f"truco-{row.id}-stats.csv")
 
 
@@ -78,8 +57,8 @@ def tournament_stats_csv(tid: str):
     ``GET /api/tournaments/<id>/stats``): one row per team, in entry order. :raise 404: unknown tournament."""
     loaded = get_tournament_or_404(tid)
     teams = stats_service.tournament_teams(service(), get_db(), loaded)
-    return csv_response([name for name, _stats in teams], [stats for _name, stats in teams],
-                        f"truco-tournament-{loaded.row.id}-stats.csv")
+    rows = stats_service.csv_rows([name for name, _stats in teams], [stats for _name, stats in teams])
+    return csv_download(rows, f"truco-tournament-{loaded.row.id}-stats.csv")
 
 
 @bp.get("/matches/<match_id>/stats")

@@ -10,16 +10,13 @@ actions, the audit; no keys) and ``GET /api/tournaments/<id>/results.csv``.
 
 from __future__ import annotations
 
-import csv
-import io
-
-from flask import Blueprint, jsonify, make_response, request, url_for
+from flask import Blueprint, jsonify, request, url_for
 from flask_babel import gettext
 
 from scorer.app import tournament_corrections as corrections, tournament_service as service
 from scorer.app.tournament_keys import organizer_fits
 from scorer.core.errors import TrucoError
-from scorer.web.common import FORMULA_START, error_json, json_body, public_base
+from scorer.web.common import csv_download, error_json, json_body, public_base
 from scorer.web.tournament_view import check_organizer, describe_tournament, get_tournament_or_404, tournament_keys
 from scorer.web.db import get_db
 
@@ -96,31 +93,20 @@ def export(tid: str):
     return response
 
 
-def _cell(value) -> str:
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_START) else text
-
-
 @bp.get("/tournaments/<tid>/results.csv")
 def results_csv(tid: str):
     """Results as CSV: one line per decided or playing match."""
     loaded = get_tournament_or_404(tid)
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(["stage", "round", "match", "team0", "team1", "kind", "winner", "tentos0", "tentos1",
-                "games0", "games1"])
+    rows = [["stage", "round", "match", "team0", "team1", "kind", "winner", "tentos0", "tentos1",
+             "games0", "games1"]]
     teams = loaded.row.teams
     for slot in loaded.t.slots:
         sv = loaded.view.slots[slot.id]
         if None in sv.teams:
             continue
         res = sv.result
-        w.writerow([_cell(x) for x in (
-            slot.stage, slot.round, slot.number, teams[sv.teams[0]], teams[sv.teams[1]],
-            res.kind if res else "", teams[sv.teams[res.winner]] if res else "",
-            res.tentos[0] if res else "", res.tentos[1] if res else "",
-            res.games[0] if res else "", res.games[1] if res else "")])
-    response = make_response(out.getvalue())
-    response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="tournament-{tid}.csv"'
-    return response
+        rows.append([slot.stage, slot.round, slot.number, teams[sv.teams[0]], teams[sv.teams[1]],
+                     res.kind if res else "", teams[sv.teams[res.winner]] if res else "",
+                     res.tentos[0] if res else "", res.tentos[1] if res else "",
+                     res.games[0] if res else "", res.games[1] if res else ""])
+    return csv_download(rows, f"tournament-{tid}.csv")

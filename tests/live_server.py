@@ -23,6 +23,44 @@ TRUCO = Path(sys.executable).with_name("truco")
 LISTENING = re.compile(r"Listening on 127\.0\.0\.1:(\d+)")
 
 
+class OutputLines:
+    """A child process's output read on a thread of its own: every line kept in ``lines`` (in
+    order, for error messages and tests that read the log), and :meth:`wait_for` the line a
+    test is waiting for, bounded by a timeout (so no test sleeps to synchronise)."""
+
+    def __init__(self, stream) -> None:
+        self.lines: list[str] = []
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _pump(self, stream) -> None:
+        for line in stream:
+            self.lines.append(line)
+            self._queue.put(line)
+        stream.close()
+        self._queue.put(None)
+
+    def wait_for(self, found, timeout: float, what: str):
+        """The first truthy ``found(line)`` of the lines still to come.
+
+        :raise TimeoutError: no such line within ``timeout`` seconds of the previous one.
+        :raise EOFError: the stream ended first (the process exited).
+        """
+        while True:
+            try:
+                line = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                raise TimeoutError(f"{what} did not start: " + "".join(self.lines)) from None
+            if line is None:
+                raise EOFError(f"{what} exited: " + "".join(self.lines))
+            if result := found(line):
+                return result
+
+    def join(self, timeout: float = 10) -> None:
+        self._thread.join(timeout=timeout)
+
+
 class Server:
     """One ``truco serve`` process on a SQLite path or a database URL (``args``: more
     options): ``port``, ``stop()``, ``kill()`` (SIGKILL)."""
@@ -35,29 +73,15 @@ class Server:
         if ghost_tap_ms is not None:
             cmd += ["--ghost-tap-ms", str(ghost_tap_ms)]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        self.output: list[str] = []
-        lines: queue.Queue[str | None] = queue.Queue()
-
-        def pump() -> None:
-            for line in self.proc.stdout:
-                self.output.append(line)
-                lines.put(line)
-            self.proc.stdout.close()
-            lines.put(None)
-
-        self._pump = threading.Thread(target=pump, daemon=True)
-        self._pump.start()
-        while True:
-            try:
-                line = lines.get(timeout=timeout)
-            except queue.Empty:
-                self.kill()
-                raise RuntimeError("truco serve did not start: " + "".join(self.output)) from None
-            if line is None:
-                raise RuntimeError("truco serve exited: " + "".join(self.output))
-            if found := LISTENING.search(line):
-                self.port = int(found.group(1))
-                break
+        self._pump = OutputLines(self.proc.stdout)
+        self.output = self._pump.lines
+        try:
+            self.port = int(self._pump.wait_for(LISTENING.search, timeout, "truco serve").group(1))
+        except TimeoutError as e:
+            self.kill()
+            raise RuntimeError(str(e)) from None
+        except EOFError as e:
+            raise RuntimeError(str(e)) from None
 
     @property
     def url(self) -> str:

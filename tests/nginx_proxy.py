@@ -15,14 +15,14 @@ from __future__ import annotations
 import http.client
 import os
 import pwd
-import queue
 import shutil
 import signal
 import ssl
 import subprocess
 import tempfile
-import threading
 from pathlib import Path
+
+from live_server import OutputLines
 
 NGINX = Path(os.environ.get("TRUCO_NGINX", "/usr/sbin/nginx"))
 OPENSSL = shutil.which("openssl") or "/usr/bin/openssl"
@@ -98,30 +98,17 @@ class Proxy:
             f"http {{\n{temp}\n    include {self.folder / 'truco.conf'};\n}}\n", encoding="utf-8")
         self.proc = subprocess.Popen([str(NGINX), "-p", f"{self.folder}/", "-c", str(self.folder / "nginx.conf"),
                                       "-e", "stderr"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        self.output: list[str] = []
-        lines: queue.Queue[str | None] = queue.Queue()
-
-        def pump() -> None:
-            for line in self.proc.stderr:
-                self.output.append(line)
-                lines.put(line)
-            self.proc.stderr.close()
-            lines.put(None)
-
-        self._pump = threading.Thread(target=pump, daemon=True)
-        self._pump.start()
-        while True:
-            try:
-                line = lines.get(timeout=timeout)
-            except queue.Empty:
-                self.proc.kill()
-                raise RuntimeError("nginx did not start: " + "".join(self.output)) from None
-            if line is None:
-                self.proc.wait(timeout=10)
-                self._pump.join(timeout=10)
-                raise RuntimeError("nginx exited: " + "".join(self.output))
-            if "start worker process" in line:
-                break
+        self._pump = OutputLines(self.proc.stderr)
+        self.output = self._pump.lines
+        try:
+            self._pump.wait_for(lambda line: "start worker process" in line, timeout, "nginx")
+        except TimeoutError as e:
+            self.proc.kill()
+            raise RuntimeError(str(e)) from None
+        except EOFError as e:
+            self.proc.wait(timeout=10)
+            self._pump.join(timeout=10)
+            raise RuntimeError(str(e)) from None
 
     def stop(self) -> None:
         """Quit gracefully (SIGQUIT: the requests in flight finish, the logs are complete)."""

@@ -16,11 +16,16 @@ from scorer.cli.cards_cli import VariantChoice
 from scorer.present.log_words import say_state
 
 
-def _parse_option(raw: str) -> tuple[str, Any]:
-    """``KEY=VALUE`` -> (key, value), VALUE read as JSON when it is JSON (``true``, ``40``)."""
+def _parse_option(raw: str, translate: Any) -> tuple[str, Any]:
+    """``KEY=VALUE`` -> (key, value), VALUE read as JSON when it is JSON (``true``, ``40``).
+
+    Raises:
+        click.BadParameter: no ``=`` or no key; the message through ``translate``.
+    """
     key, sep, value = raw.partition("=")
     if not sep or not key:
-        raise click.BadParameter(f"{raw!r} is not KEY=VALUE", param_hint="--option")
+        message = translate(N_("{option} is not KEY=VALUE (for example target=40).")).format(option=repr(raw))
+        raise click.BadParameter(message, param_hint="--option")
     try:
         return key, json.loads(value)
     except json.JSONDecodeError:
@@ -55,7 +60,7 @@ def replay_command(variant_id: str, raw_options: tuple[str, ...], mano: int, lan
     """
     translate = cli_lang.translator(lang)
     names = (translate("Us"), translate("Them"))  # the pages' default side names
-    options = dict(_parse_option(raw) for raw in raw_options)
+    options = dict(_parse_option(raw, translate) for raw in raw_options)
     try:
         match = Match(variant_id, options, mano)
     except TrucoError as error:

@@ -65,7 +65,8 @@ def story_svg(variant: str, names: Sequence[str], story: Sequence[StoryPoint], t
                        x_title=gettext("Hand"), y_title=gettext("Tentos"), title=title, dots_size=7,
                        margin_right=90, margin_left=10, show_minor_y_labels=False, css=("file://style.css", "file://graph.css", MARK_CSS),
                        legend_at_bottom=True, legend_at_bottom_columns=2, include_x_axis=True, truncate_legend=-1,
-                       x_labels_major_every=max(1, len(story) // 10))
+                       # at most ~10 hand numbers, whole (pygal's automatic truncation drew "…" from hand 10)
+                       x_labels_major_every=max(1, -(-len(story) // 10)), truncate_label=-1)
     chart.x_labels = [str(point.hand) for point in story]
     top = max(max(point.score) for point in story)
     chart.range = (min(0, *(min(point.score) for point in story)), max(top + 2, round(top * 1.3)))  # room for the marks

@@ -38,3 +38,14 @@ def test_replay_refuses_the_option_where_it_does_not_apply():
     result = CliRunner().invoke(cli, ["replay", "--variant", "paulista", "--option", "envido_repeat=true"], input="")
     assert result.exit_code != 0
     assert "envido_repeat" in result.output
+
+
+@pytest.mark.parametrize(("lang", "words"), [("pt", "não é KEY=VALUE"), ("es", "no es KEY=VALUE"),
+                                             ("en", "is not KEY=VALUE")])
+def test_an_option_without_its_value_is_refused_in_the_users_language(lang, words):
+    # Found by hand: `truco replay --option target` said "'target' is not KEY=VALUE" in English
+    # after click's Portuguese "Valor inválido para --option".
+    result = CliRunner().invoke(cli, ["replay", "--variant", "uruguaio", "--lang", lang, "--option", "target"],
+                                input="")
+    assert result.exit_code == 2
+    assert words in result.output and "target" in result.output, result.output

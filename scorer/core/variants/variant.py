@@ -120,7 +120,8 @@ class Variant:
             A dict with every option of this variant.
 
         Raises:
-            RuleError: ``bad_option`` for an unknown key or a value not in its choices.
+            RuleError: ``bad_option`` for an unknown key, a value not in its choices, or
+            ``flor_per_player`` without Flor in play.
         """
         specs = {spec.key: spec for spec in self.option_specs}
         resolved = {key: spec.default for key, spec in specs.items()}
@@ -147,4 +148,8 @@ class Variant:
                     choices=[choice_label(choice) for choice in spec.choices],
                 )
             resolved[key] = value
+        if resolved.get("flor_per_player") and not self.plays_flor(resolved):
+            raise RuleError(  # one Flor per player needs the Flor itself (docs/rules.md §One Flor per player)
+                "bad_option", N_("One Flor per player needs Flor in play: turn Flor on too."),
+                allowed=["flor"], key="flor_per_player", variant=self.id)
         return resolved

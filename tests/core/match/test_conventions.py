@@ -10,6 +10,7 @@ quotes them, with their public addresses), never from running the engine. Scores
 import pytest
 
 from scorer.core.errors import RuleError
+from scorer.core.match import Match
 from tests.engine_notation import play
 
 FLOR = {"flor": True}
@@ -212,3 +213,16 @@ def test_a_partners_flor_is_offered(options, script, side, offered):
     assert bool(flores) is offered
     if offered:
         assert flores[0]["points"] == 3  # docs/rules.md §One Flor per player
+
+
+@pytest.mark.parametrize("variant, options", [
+    ("argentino-30", {"flor_per_player": True}),  # Flor is off by default there
+    ("argentino-30", {"flor": False, "flor_per_player": True}),
+])
+def test_one_flor_per_player_needs_flor_in_play(variant, options):
+    """A table cannot play one Flor per player without the Flor itself: refused, nothing made
+    (found by trying it: a match without Flor took the option and a side sang two Flores)."""
+    with pytest.raises(RuleError) as refused:
+        Match(variant, options, 0)
+    assert refused.value.code == "bad_option"
+    assert Match(variant, {**options, "flor": True}, 0).options["flor_per_player"] is True

@@ -21,7 +21,6 @@ import multiprocessing
 import os
 import statistics
 import time
-import urllib.parse
 
 from bench import server
 from bench.client import Client, MatchRef

@@ -8,7 +8,7 @@ from typing import Any
 
 from scorer.core.envido_points import count_spans, describe_counts
 from scorer.core.errors import N_, RuleError
-from scorer.core.variants import ENVIDO_CALLS, FLOR_CALLS, WINNER_FALTAS
+from scorer.core.variants import ENVIDO_CALLS, WINNER_FALTAS
 from scorer.core.match.hand import Hand, _Core
 from scorer.core.match.log import LogFact, LogKind
 

@@ -144,10 +144,10 @@ def get_slots(db: sqlite3.Connection, tid: str) -> list[SlotRow]:
 
 
 def slot_of_series(db: sqlite3.Connection, series_id: str) -> tuple[str, str] | None:
-    """``(tournament id, slot id)`` played by the Revanche series ``series_id``, or None."""
-    r = db.execute("SELECT tournament_id, slot FROM tournament_slot WHERE series_id = :s",
-                   {"s": series_id}).fetchone()
-    return (r["tournament_id"], r["slot"]) if r else None
+    """``(tournament id, slot id)`` played by the Revanche series ``series_id``, or None
+    (:func:`series_lock` without ``taken``)."""
+    found = series_lock(db, series_id)
+    return (found[0], found[1]) if found else None
 
 
 def version_of_series(db: sqlite3.Connection, series_id: str) -> int | None:

@@ -96,11 +96,10 @@ def _apply(db: sqlite3.Connection, tid: str, loaded: Loaded, kind: str, data: di
     if kind == "take":
         _take(db, tid, loaded, slot_id, who)
         return []
-    if kind != "reopen":
-        _absent_side(kind, data)  # before any reopening: a refused correction changes nothing
+    # before any reopening: a refused correction changes nothing
+    side = _absent_side(kind, data) if kind != "reopen" else None
     had = loaded.results.get(slot_id)
-    side = data.get("absent" if kind == "walkover" else "abandoned")
-    if had is not None and had.kind == kind and type(side) is int and had.winner == 1 - side:
+    if had is not None and had.kind == kind and side is not None and had.winner == 1 - side:
         raise core.TournamentError("already_done", N_("This match already has this result: nothing changed."))
     undone: list[str] = []
     if had is not None or kind == "reopen":

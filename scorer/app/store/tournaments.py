@@ -144,10 +144,10 @@ def get_slots(db: sqlite3.Connection, tid: str) -> list[SlotRow]:
 
 
 def slot_of_series(db: sqlite3.Connection, series_id: str) -> tuple[str, str] | None:
-    """``(tournament id, slot id)`` played by the Revanche series ``series_id``, or None."""
-    r = db.execute("SELECT tournament_id, slot FROM tournament_slot WHERE series_id = :s",
-                   {"s": series_id}).fetchone()
-    return (r["tournament_id"], r["slot"]) if r else None
+    """``(tournament id, slot id)`` played by the Revanche series ``series_id``, or None
+    (:func:`series_lock` without ``taken``)."""
+    found = series_lock(db, series_id)
+    return (found[0], found[1]) if found else None
 
 
 def version_of_series(db: sqlite3.Connection, series_id: str) -> int | None:
@@ -241,7 +241,7 @@ def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, i
     linked = 0
     with write(db):
         _lock(db, tid)
-        if db.execute("SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"] != epoch:
+        if _epoch(db, tid) != epoch:
             return -1
         used = {r["table_number"] for r in db.execute(
             "SELECT table_number FROM tournament_slot WHERE tournament_id = :t AND match_id IS NOT NULL"
@@ -275,8 +275,7 @@ def record_result(db: sqlite3.Connection, tid: str, slot: str, result: dict[str,
     (:func:`scorer.app.tournament_service.guard`, run inside the Undo's write)."""
     with write(db):
         _lock(db, tid)
-        if epoch is not None and db.execute(
-                "SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"] != epoch:
+        if epoch is not None and _epoch(db, tid) != epoch:
             return False
         if series is not None and read_series(db, series[0], lock=True)[1] != series[1]:
             return False
@@ -396,6 +395,11 @@ def _lock(db: sqlite3.Connection, tid: str) -> None:
     the audit's next ``seq`` is read by one writer at a time."""
     if db.dialect != "sqlite":
         db.execute("SELECT id FROM tournament WHERE id = :t FOR UPDATE", {"t": tid})
+
+
+def _epoch(db: sqlite3.Connection, tid: str) -> int:
+    """The tournament's ``epoch`` (bumped by every reopening), read inside the caller's write."""
+    return db.execute("SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"]
 
 
 def _bump(db: sqlite3.Connection, tid: str) -> None:

@@ -56,6 +56,9 @@ TOURNAMENT_TABLES = (("tournament", "id", "id"), ("tournament_slot", "tournament
                      ("tournament_audit", "tournament_id", "seq"))
 #: The series a tournament's slots play (their matches belong to the tournament).
 _TOURNAMENT_SERIES = "SELECT series_id FROM tournament_slot WHERE series_id IS NOT NULL"
+#: The matches of tournament ``:t`` (its slots' series).
+_TOURNAMENT_MATCHES = ("SELECT m.id FROM match m WHERE m.series IN (SELECT series_id FROM tournament_slot"
+                       " WHERE tournament_id = :t)")
 
 
 def tournament_ids(db: Database) -> list[str]:
@@ -121,17 +124,14 @@ def prune_tournaments(db: Database, idle_seconds: float, *, dry_run: bool = Fals
     with write(db):
         for tid, name in db.execute(f"SELECT id, name FROM tournament WHERE id IN ({idle}) ORDER BY created, id",
                                     {"cutoff": cutoff}).all():
-            ids = tuple(db.execute(
-                "SELECT m.id FROM match m WHERE m.series IN (SELECT series_id FROM tournament_slot"
-                " WHERE tournament_id = :t) ORDER BY m.created, m.id", {"t": tid}).scalars())
+            ids = tuple(db.execute(_TOURNAMENT_MATCHES + " ORDER BY m.created, m.id", {"t": tid}).scalars())
             out.append(PrunedTournament(tid, name, ids))
             if not dry_run:
                 for statement in ("DELETE FROM action WHERE match_id IN ({m})", "DELETE FROM match WHERE id IN ({m})",
                                   "DELETE FROM tournament_audit WHERE tournament_id = :t",
                                   "DELETE FROM tournament_slot WHERE tournament_id = :t",
                                   "DELETE FROM tournament WHERE id = :t"):
-                    db.execute(statement.format(m="SELECT m.id FROM match m WHERE m.series IN (SELECT series_id"
-                                                  " FROM tournament_slot WHERE tournament_id = :t)"), {"t": tid})
+                    db.execute(statement.format(m=_TOURNAMENT_MATCHES), {"t": tid})
     return out
 
 

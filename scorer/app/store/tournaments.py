@@ -191,7 +191,7 @@ def read_series(db: sqlite3.Connection, series_id: str, *, lock: bool = False
 
 def series_match_ids(db: sqlite3.Connection, series_id: str) -> list[str]:
     """The ids of a series' games, oldest first."""
-    return [r["id"] for r in db.execute("SELECT id FROM match WHERE series = :s ORDER BY created", {"s": series_id})]
+    return [r["id"] for r in db.execute("SELECT id FROM match WHERE series = :s ORDER BY created, id", {"s": series_id})]
 
 
 def slots_with_finished_games(db: sqlite3.Connection, tid: str) -> set[str]:

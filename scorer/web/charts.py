@@ -21,6 +21,7 @@ from pygal.style import Style
 
 from scorer.core.stats import SideStats, StoryPoint
 from scorer.web.labels import call_name
+from scorer.web.stat_words import STAT_ROWS
 
 # pygal puts a finder for its map plugins (pygal.maps.*, unused here) on sys.meta_path that has
 # only the old find_module: every later import then warns (ImportWarning, an error under the
@@ -46,11 +47,10 @@ MARK_CSS = ("inline:.text-overlay .serie-0 text.label {transform: translate(-20p
 SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'"
 #: The marks that are not calls, in the table's words.
 MARKS = {"mazo": lazy_gettext("mazo"), "no_quiero": lazy_gettext("no quiero"), "run": lazy_gettext("ran")}
-#: The headline numbers of a night summary (keys of SideStats), in order.
-HEADLINES = (("matches_won", lazy_gettext("Games won")), ("hands_won", lazy_gettext("Hands won")),
-             ("truco_called", lazy_gettext("Truco calls (raises included)")),
-             ("truco_refused", lazy_gettext("Truco calls refused")), ("envido_won", lazy_gettext("Envidos won")),
-             ("envido_bluffs", lazy_gettext("Envido calls with 23 or less")), ("folds", lazy_gettext("Went to the mazo")))
+#: The headline numbers of a night summary (keys of SideStats), in order, with the
+#: statistics table's own labels (:data:`scorer.web.stat_words.STAT_ROWS`).
+HEADLINES = tuple((key, dict(STAT_ROWS)[key]) for key in (
+    "matches_won", "hands_won", "truco_called", "truco_refused", "envido_won", "envido_bluffs", "folds"))
 
 
 def mark_word(variant: str, call: str) -> str:

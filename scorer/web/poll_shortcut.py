@@ -19,7 +19,6 @@ a guard or counter added to polls later must be added here too, or this turned o
 
 from __future__ import annotations
 
-import hmac
 import re
 from collections.abc import Callable, Iterable
 from urllib.parse import parse_qs
@@ -27,6 +26,7 @@ from urllib.parse import parse_qs
 from flask import Flask
 
 from scorer.app import store
+from scorer.web.common import key_fits
 from scorer.web.forms import shown_tag
 
 POLL_PATH = re.compile(r"^/m/([^/]+)/([^/]+)/board$")
@@ -88,7 +88,7 @@ class UnchangedPolls:
             return False
         return (
             row is not None
-            and hmac.compare_digest(store.hash_key(key).encode(), row.key_hash.encode())
+            and key_fits(row, key)
             and args.get("version", "") == str(row.version)
             and args.get("rematch", "0") == ("1" if row.rematch else "0")
             and ("seen" not in args or args["seen"] == shown_tag(row))

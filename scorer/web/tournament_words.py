@@ -27,6 +27,11 @@ TIEBREAK_SHORT = {
     "lots": N_("draw of lots"),
 }
 
+#: A criterion's name in the list in force (organizer and TV pages): the short name, the
+#: head-to-head spelled out.
+TIEBREAK_NAMES = {**TIEBREAK_SHORT,
+                  "head_to_head": N_("head-to-head among the tied teams (points, then tento difference)")}
+
 #: The criteria the organizer orders on the create form (the draw of lots always comes last).
 CHOOSABLE = tuple(c for c in core.TIEBREAKS if c != "lots")
 

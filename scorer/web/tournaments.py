@@ -37,16 +37,6 @@ bp = Blueprint("tournaments", __name__)
 #: TV page poll interval (seconds); the issue asks for updates within 2 s.
 TV_POLL_SECONDS = 2
 
-#: Words for the tiebreak criteria (organizer and TV pages print the list in force).
-TIEBREAK_NAMES = {
-    "points": N_("points"),
-    "wins": N_("wins"),
-    "head_to_head": N_("head-to-head among the tied teams (points, then tento difference)"),
-    "tento_difference": N_("tento difference"),
-    "tentos_for": N_("tentos for"),
-    "lots": N_("draw of lots"),
-}
-
 
 #: Words for the audit's kinds of change.
 AUDIT_KINDS = {
@@ -137,7 +127,7 @@ def page_context(loaded: service.Loaded, *, organizer: str | None) -> dict[str, 
                            if most is None or len(data["teams"]) <= most),
         "row": loaded.row,
         "team": lambda i: data["teams"][i] if i is not None else "?",
-        "tiebreak_names": [gettext(TIEBREAK_NAMES[c]) for c in data["tiebreaks"]],
+        "tiebreak_names": [gettext(words_.TIEBREAK_NAMES[c]) for c in data["tiebreaks"]],
         "tie_notes": lambda rows: words_.tie_notes(rows, lambda i: data["teams"][i], data["tiebreaks"]),
         "level_on": words_.first_criterion(data["tiebreaks"]),
         "stamp": loaded_stamp(loaded),

@@ -128,6 +128,10 @@ def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
     if row is None:
         return None
     t = core.build(row.teams, settings_of(row), row.seeds)
+    # The live games before the slots: a table's match linked between the two reads then shows
+    # as a slot with its match id and no game yet (being created), never as a game whose slot
+    # has no match (an API answer with an edit link but no id).
+    live = tstore.live_games(db, tid)
     slots = {s.slot: s for s in tstore.get_slots(db, tid)}
     results = {k: core.Result.from_json(s.result) for k, s in slots.items() if s.result}
     view = core.resolve(t, results, row.lots)
@@ -136,7 +140,7 @@ def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
         if s.hold is not None and not s.result and s.series_id:
             if (res := series_result(db, s.series_id, t.slot(k).best_of)) is not None:
                 ended[k] = res
-    return Loaded(row, t, slots, results, view, tstore.live_games(db, tid), ended)
+    return Loaded(row, t, slots, results, view, live, ended)
 
 
 def series_stamp(games: list) -> str:

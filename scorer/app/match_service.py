@@ -31,15 +31,14 @@ from dataclasses import replace
 from typing import Any
 
 from scorer.app import store
-from scorer.app.store import DeadlinePassed  # noqa: F401 (raised by MatchService.act: the callers' to catch)
 from scorer.core import series
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
 from scorer.core.schema import State, normalize_action
 from scorer.core.stats import SideStats, StoryPoint, match_stats, score_story
 
-#: Outcomes of :meth:`MatchService.act`.
-APPLIED, DUPLICATE, STALE = "applied", "duplicate", "stale"
+#: Outcomes of :meth:`MatchService.act` (``REPEATED``: a tap whose key is already recorded).
+APPLIED, DUPLICATE, STALE, REPEATED = "applied", "duplicate", "stale", "repeated"
 #: The ``format`` field of an export; bump the number if the shape ever changes.
 EXPORT_FORMAT = "truco-scorer-match/1"
 #: Locks the matches share (a match's lock is chosen by its id's hash).
@@ -163,15 +162,21 @@ class MatchService:
         *,
         log_limit: int | None = None,
         with_state: bool = True,
-        deadline: float | None = None,
+        tap_key: str | None = None,
     ) -> ActResult:
         """Validate ``action`` made on ``version``, store it, and return the new state.
 
         ``match`` is the stored match as the request read it (or its id): it is read again
         only when this process has already replayed a newer version, or a write lost a race.
 
+        ``tap_key``: the key the phone made for this tap (issue 24), recorded with the action
+        in one transaction; a key already recorded for the match answers ``REPEATED`` and
+        changes nothing, whatever the version and the rules say now (a repeat after a lost
+        answer). Only stored taps are recorded: a tap refused or stale is judged again when sent again.
+
         Returns an :class:`ActResult` ``(outcome, state)``: ``APPLIED`` (stored, committed),
-        ``DUPLICATE`` (the same action was just stored on that same version: a double tap;
+        ``REPEATED`` (``tap_key`` was already recorded; nothing stored), ``DUPLICATE`` (the
+        same action was just stored on that same version: a double tap;
         nothing stored) or ``STALE`` (the match moved on; nothing stored). ``state`` is the
         current one in every case (its log cut to the newest ``log_limit`` entries), or
         None with ``with_state=False`` (a caller that renders the state itself: the
@@ -184,18 +189,32 @@ class MatchService:
             there), or a guard refuses it (``tournament_result_taken``: a tournament
             has taken the result of the match's series); nothing stored.
         :raise LookupError: the match does not exist.
-        :raise DeadlinePassed: ``deadline`` (the server's clock, seconds) had passed
-            when the write got the database's lock (a tap its phone has given up on); nothing
-            stored.
         """
         with self.lock(match if isinstance(match, str) else match.id):
-            result = self._act_locked(db, match, action, version, log_limit, with_state, deadline)
+            try:
+                result = self._act_locked(db, match, action, version, log_limit, with_state, tap_key)
+            except RuleError:
+                known = self._repeat(db, match, tap_key, log_limit, with_state)
+                if known is None:
+                    raise
+                return known  # the rules judge the match as it is now; the tap was recorded before
         # --- hook (issue 11): a stored action may end a tournament match; listeners advance it.
         for listener in self.listeners:
             listener(db, result.row)
         return result
 
-    def _act_locked(self, db, match, action, version, log_limit, with_state, deadline) -> ActResult:
+    def _repeat(self, db, match, tap_key, log_limit, with_state) -> ActResult | None:
+        """``REPEATED`` with the match as stored now when ``tap_key`` is recorded on it, else None
+        (the match's lock held by the caller)."""
+        match_id = match if isinstance(match, str) else match.id
+        if tap_key is None or store.tap_seq(db, match_id, tap_key) is None:
+            return None
+        self._remember(match_id, None)  # our copy may be ahead of the database
+        row = self._current(db, match_id)
+        m = self._match(db, row)
+        return ActResult(REPEATED, self._state(m, row, log_limit) if with_state else None, row)
+
+    def _act_locked(self, db, match, action, version, log_limit, with_state, tap_key) -> ActResult:
         """:meth:`act`'s work, under the match's lock (same arguments and errors)."""
         def answer(outcome: str, m: Match, row: store.MatchRow) -> ActResult:
             return ActResult(outcome, self._state(m, row, log_limit) if with_state else None, row)
@@ -207,7 +226,8 @@ class MatchService:
         if undo:
             self.check_undo(db, row)
         if version != row.version:
-            return answer(self._stale_or_duplicate(db, row, action, version), m, row)
+            return self._repeat(db, row, tap_key, log_limit, with_state) or answer(
+                self._stale_or_duplicate(db, row, action, version), m, row)
         self._check_room(row)
         m.apply(action)  # raises RuleError, m unchanged
         # An Undo is stored only while no Revanche exists, and any action only while the
@@ -217,13 +237,18 @@ class MatchService:
         guard = (lambda locked: self.guard(locked, row, kind)) if self.guards else None
         try:
             stored = store.append_action(db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo,
-                                         deadline=deadline, guard=guard)
+                                         tap_key=tap_key, guard=guard)
+        except store.KnownTap:
+            return self._repeat(db, row, tap_key, log_limit, with_state)
         except BaseException:
             self._remember(row.id, None)  # our copy is ahead of the database
             raise
         if stored:
             return answer(APPLIED, m, replace(row, version=m.version, score=m.score, winner=m.winner))
-        # Another process got there first: forget our copy and report.
+        # Another process got there first (maybe with this very tap): forget our copy and report.
+        known = self._repeat(db, row, tap_key, log_limit, with_state)
+        if known is not None:
+            return known
         self._remember(row.id, None)
         row = self._current(db, row.id)
         m = self._match(db, row)

@@ -1,7 +1,9 @@
 """The JSON API: the engine's action and state JSON over HTTP.
 
 ``POST /api/matches`` (201), ``GET /api/matches/<id>``, ``POST /api/matches/<id>/actions``
-(header ``X-Edit-Key``; 403, 409 with the current state, 422 with the engine's error),
+(header ``X-Edit-Key``; 403, 409 with the current state, 422 with the engine's error; a tap's
+own key, ``tap_key`` or ``Idempotency-Key``, records it once), ``POST /api/matches/<id>/taps``
+(many taps kept on a phone, each once: :mod:`scorer.web.taps`),
 ``GET /api/variants``, ``GET /api/envido`` and ``GET /api/manilha`` (the card
 helpers' ``--json`` output).
 """
@@ -16,7 +18,7 @@ from scorer.app.match_service import DUPLICATE, STALE
 from scorer.core.envido_points import count_spans
 from scorer.core.errors import TrucoError
 from scorer.core.variants import VARIANTS
-from scorer.web import forms, player_names, tool_args
+from scorer.web import forms, player_names, taps, tool_args
 from scorer.web.common import check_key, created_json, error_json, get_match_or_404, json_body, match_state, said, service
 from scorer.web.db import get_db
 
@@ -63,7 +65,9 @@ def get_match(match_id: str):
 
 @bp.post("/matches/<match_id>/actions")
 def post_action(match_id: str):
-    """Apply ``{"action": {...}, "version": N}``; answers the new state.
+    """Apply ``{"action": {...}, "version": N}``; answers the new state. With ``"tap_key"`` (or
+    the ``Idempotency-Key`` header) the action is recorded once: sent again, it answers the
+    state as it is now and records nothing more.
 
     :raise 403: no or wrong ``X-Edit-Key``. :raise 409: stale version, or the same action already
     recorded on it (``already_recorded``; body has the current ``state``). :raise 422: bad JSON or an action the engine refuses.
@@ -74,8 +78,9 @@ def post_action(match_id: str):
     action, version = data.get("action"), data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         abort(422, gettext("The body needs the version number the action was made on."))
+    tap_key = taps.tap_key(data.get("tap_key"))
     try:
-        outcome, state = service().act(get_db(), row, action, version)
+        outcome, state = service().act(get_db(), row, action, version, tap_key=tap_key)
         state = said(state)
     except TrucoError as e:
         return error_json(e, names=row.names)
@@ -86,6 +91,19 @@ def post_action(match_id: str):
         message = gettext("This action was already recorded on that version; nothing was added.")
         return jsonify(error={"code": "already_recorded", "message": message, "allowed": []}, state=state), 409
     return jsonify(state)
+
+
+@bp.post("/matches/<match_id>/taps")
+def upload_taps(match_id: str):
+    """Record many taps kept on a phone, in order, each once (header ``X-Edit-Key``; body and
+    answers: :func:`scorer.web.taps.upload_answer`).
+
+    :raise 403: no or wrong ``X-Edit-Key``. :raise 409: another phone acted meanwhile, nothing
+        recorded. :raise 422: a bad body.
+    """
+    row = get_match_or_404(match_id)
+    check_key(row, request.headers.get("X-Edit-Key"))
+    return taps.upload_answer(row)
 
 
 @bp.get("/variants")

@@ -1,6 +1,7 @@
 """Error pages: every 4xx answered in the user's language, as a page or as JSON.
 
-API paths (``/api/...``) get ``{"error": {"code", "message", "allowed"}}``.
+API paths (``/api/...``) and the scoreboard's JSON endpoints (:data:`JSON_ENDPOINTS`) get
+``{"error": {"code", "message", "allowed"}}``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ MESSAGES = {
     413: N_("The request is too large."),
     422: N_("The request could not be understood."),
 }
+#: Endpoints outside ``/api/`` that a page's script calls with JSON, and that answer JSON.
+JSON_ENDPOINTS = ("matches.upload_taps",)
 CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
          409: "stale_version", 413: "too_large", 422: "unprocessable"}
 
@@ -36,7 +39,7 @@ def handle_http_error(e: HTTPException):
     """Render any HTTP error as JSON (API) or as the error page, in the user's language."""
     code = e.code or 500
     message = message_for(e)
-    if request.path.startswith("/api/"):
+    if request.path.startswith("/api/") or request.endpoint in JSON_ENDPOINTS:
         return jsonify(error={"code": CODES.get(code, "error"), "message": message, "allowed": []}), code
     return render_template("errors/error.html", code=code, message=message), code
 

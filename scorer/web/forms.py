@@ -1,5 +1,5 @@
 """Reading forms: a new match's settings and options, players, the best-of, an action
-from a button, the double-tap guard, a tap that came too late, the board's version tag. This phone's cookies are in
+from a button, the double-tap guard, the board's version tag. This phone's cookies are in
 :mod:`scorer.web.cookies`, names in :mod:`scorer.web.player_names`.
 
 Bad input becomes a 422 with a message in the user's language, never a 500.
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from typing import Any
 
 from flask import abort, request
@@ -187,49 +186,10 @@ def ghost_tap(form: MultiDict, now: float, window: float) -> bool:
     return 0 <= now - shown < window
 
 
-#: How long a page waits for a tap's answer before it says the tap was not recorded, in
-#: seconds (htmx's ``defaultTimeout``, :func:`scorer.web.assets.htmx_config`).
+#: How long a page waits for a tap's answer before it keeps the tap as pending, to send it
+#: again once the scorekeeper answers (htmx's ``defaultTimeout``, :func:`scorer.web.assets.htmx_config`;
+#: the tap's key makes the repeat safe: issue 24).
 TAP_TIMEOUT_SECONDS = 8.0
-#: A tap older than this when the server takes it is refused (one second of the page's wait
-#: is left for the answer's way back), so a tap the page gave up on is never recorded later.
-LATE_TAP_SECONDS = TAP_TIMEOUT_SECONDS - 1.0
-
-
-def late_tap(form: MultiDict, now: float, limit: float | None = None) -> float | None:
-    """How old a tap was (seconds) when the server took it at ``now``, if more than ``limit``
-    (default :data:`LATE_TAP_SECONDS`); ``None`` for a tap in time. The same limit is checked
-    again when the tap's write holds the database's lock (``store.DeadlinePassed``).
-
-    With JavaScript the page adds ``sent``: the server's clock when the tap left, as the page
-    reckons it (the board's ``data-now``, the server's clock when it rendered that board, plus
-    the time the page counted since the board arrived), so the phone's own clock setting plays
-    no part. A scorekeeper that stalled (a frozen process, a full disk) can take a tap after
-    the page has said "not recorded"; it must not then count it behind the table's back.
-    Forms without ``sent`` (no JavaScript: the browser waits as long as it takes; the JSON
-    API) or with an unreadable one are never late.
-    """
-    sent, limit = tap_sent(form), LATE_TAP_SECONDS if limit is None else limit
-    if sent is None or now - sent <= limit:
-        return None
-    return now - sent
-
-
-def tap_deadline(form: MultiDict) -> float | None:
-    """When the server must stop taking the tap (the server's clock, seconds): its ``sent``
-    plus :data:`LATE_TAP_SECONDS`, checked once its write holds the database's lock
-    (``MatchService.act``'s ``deadline``); ``None`` for a form without ``sent``."""
-    sent = tap_sent(form)
-    return None if sent is None else sent + LATE_TAP_SECONDS
-
-
-def tap_sent(form: MultiDict) -> float | None:
-    """The tap's ``sent`` (the server's clock, seconds, when the page sent it; see
-    :func:`late_tap`), or ``None`` when the form has none or an unreadable one."""
-    try:
-        sent = float(form.get("sent", ""))
-    except ValueError:
-        return None
-    return sent if math.isfinite(sent) else None
 
 
 def action_from_form(form: MultiDict) -> tuple[dict[str, Any], int]:

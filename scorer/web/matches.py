@@ -23,11 +23,11 @@ from flask_babel import gettext
 
 from scorer.app import store, tournament_context
 from scorer.core.errors import RuleError
-from scorer.web import board, cookies, forms, qr, table_words
+from scorer.web import board, cookies, forms, qr, table_words, taps
 from scorer.web.common import (
     check_key, get_match_or_404, is_htmx, key_fits, said, service, share_base, shortened_note,
 )
-from scorer.app.match_service import APPLIED, DUPLICATE, STALE, DeadlinePassed
+from scorer.app.match_service import APPLIED, DUPLICATE, REPEATED, STALE
 from scorer.web.db import get_db
 from scorer.web.i18n import default_names, translate
 
@@ -187,18 +187,18 @@ def act(match_id: str, key: str):
     """Record one action made on the version the phone showed.
 
     Answers the new scoreboard (htmx) or redirects to it; a stale version answers 409
-    and an illegal action 422, both with the current scoreboard and a short message; so
-    does a tap that arrives after its page stopped waiting for it (409, :func:`forms.late_tap`).
+    and an illegal action 422, both with the current scoreboard and a short message.
+    A tap with its own key (``tap_key`` or the ``Idempotency-Key`` header, issue 24) is
+    recorded once: sent again (its answer was lost), it answers as the first time, with the
+    scoreboard as it is now, and records nothing more.
     Undo without ``confirmed`` shows a confirmation page first.
 
-    :raise 404: unknown match. :raise 403: wrong edit key. :raise 422: bad form.
+    :raise 404: unknown match. :raise 403: wrong edit key. :raise 422: bad form or tap key.
     """
     row = get_match_or_404(match_id)
     check_key(row, key)
     action, version = forms.action_from_form(request.form)
-    late = forms.late_tap(request.form, time.time())
-    if late is not None:
-        return late_tap_answer(row, key, late)
+    tap_key = taps.tap_key(request.form.get("tap_key"))
     if forms.ghost_tap(request.form, time.time(), current_app.config["GHOST_TAP_SECONDS"]):
         message = gettext("That tap came right after the scoreboard changed, so it was not recorded. Tap again if you meant it.")
         return render_board(row, key=key, message=message, status=409)
@@ -206,10 +206,7 @@ def act(match_id: str, key: str):
         return undo_page(row, key, version)
     try:
         # The view renders the board itself (once, log cut to LOG_LIMIT): no state here.
-        result = service().act(get_db(), row, action, version, with_state=False,
-                               deadline=forms.tap_deadline(request.form))  # a write kept waiting too long
-    except DeadlinePassed as e:
-        return late_tap_answer(service().get(get_db(), row.id), key, forms.LATE_TAP_SECONDS + e.late)
+        result = service().act(get_db(), row, action, version, with_state=False, tap_key=tap_key)
     except RuleError as e:
         row = service().get(get_db(), row.id)  # as it is now (a Revanche may have just started)
         return render_board(row, key=key, message=e.render(translate, row.names), status=422)
@@ -217,17 +214,23 @@ def act(match_id: str, key: str):
     if outcome == STALE:
         message = gettext("Another phone recorded something first. This is the scoreboard now: check and tap again.")
         return render_board(row, key=key, message=message, status=409)
-    assert outcome in (APPLIED, DUPLICATE)
+    assert outcome in (APPLIED, DUPLICATE, REPEATED)
     if is_htmx():
         return render_board(row, key=key)
     return redirect(url_for("matches.scoreboard", match_id=row.id, key=key), 303)
 
 
-def late_tap_answer(row: store.MatchRow, key: str, seconds: float):
-    """409 with the scoreboard as it is: a tap that reached the scorekeeper (or its database)
-    ``seconds`` after it was made, when its page may already have said "not recorded"."""
-    message = gettext("That tap reached the scorekeeper %(seconds)d seconds after it was made, so it was not recorded. Check the score and tap again if it still holds.", seconds=round(seconds))
-    return render_board(row, key=key, message=message, status=409)
+@bp.post("/m/<match_id>/<key>/taps")
+def upload_taps(match_id: str, key: str):
+    """Record the taps a phone kept while the scorekeeper did not answer, in order, each once
+    (JSON body and answers: :func:`scorer.web.taps.upload_answer`; 409 when another phone
+    acted meanwhile: nothing recorded).
+
+    :raise 404: unknown match. :raise 403: wrong edit key. :raise 422: bad body. (As JSON.)
+    """
+    row = get_match_or_404(match_id)
+    check_key(row, key)
+    return taps.upload_answer(row)
 
 
 @bp.get("/m/<match_id>/<key>/undo")

@@ -55,7 +55,7 @@ RATE_LIMITS = {
     "match_read": "30/minute",
 }
 #: The endpoints that record something on a match or a tournament with its key.
-WRITES = ("matches.act", "api.post_action", "records.rename", "matches.revanche", "tournaments.correct",
+WRITES = ("matches.act", "matches.upload_taps", "api.post_action", "api.upload_taps", "records.rename", "matches.revanche", "tournaments.correct",
           "tournament_api.correct", "tournaments.team_confirm")
 #: The pages opened with a key in their path (the scoreboard's poll is not one: it is the cheapest
 #: request); a tournament's are heavy reads too.

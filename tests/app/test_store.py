@@ -59,20 +59,23 @@ def test_append_guarded_by_version(db):
     assert store.get_match(db, row.id).score == (1, 0)
 
 
-def test_a_write_past_its_deadline_stores_nothing(db):
-    """A tap whose phone has given up on it (a busy or stalled database made the write wait):
-    the deadline is checked once the write holds the lock; rolled back, nothing stored."""
-    import time
-
+def test_a_taps_key_is_recorded_once_with_its_action(db):
+    """Issue 24 (replaces the deadline test: a tap the phone gave up on is no longer refused,
+    its key makes the repeat harmless). The key goes in with the action, in one transaction; the
+    same key again stores nothing, on any version, and leaves the match as it was."""
     row = new(db)
-    with pytest.raises(store.DeadlinePassed) as raised:
-        store.append_action(db, row.id, 0, {"type": "trick", "winner": 0}, score=[0, 0], winner=None,
-                            deadline=time.time() - 2)
-    assert raised.value.late >= 2
-    assert store.get_match(db, row.id).version == 0 and store.get_actions(db, row.id) == []
-    assert store.append_action(db, row.id, 0, {"type": "trick", "winner": 1}, score=[0, 0], winner=None,
-                               deadline=time.time() + 60)
-    assert store.get_actions(db, row.id) == [{"type": "trick", "winner": 1}]
+    assert store.append_action(db, row.id, 0, {"type": "trick", "winner": 0}, score=[0, 0], winner=None,
+                               tap_key="phone-tap-1")
+    assert store.tap_seq(db, row.id, "phone-tap-1") == 0 and store.tap_seq(db, row.id, "phone-tap-2") is None
+    with pytest.raises(store.KnownTap):
+        store.append_action(db, row.id, 1, {"type": "trick", "winner": 0}, score=[0, 0], winner=None,
+                            tap_key="phone-tap-1")
+    assert store.get_match(db, row.id).version == 1 and store.get_actions(db, row.id) == [{"type": "trick", "winner": 0}]
+    assert store.append_action(db, row.id, 1, {"type": "trick", "winner": 1}, score=[0, 0], winner=None,
+                               tap_key="phone-tap-2")
+    other = new(db)  # keys are per match
+    assert store.append_action(db, other.id, 0, {"type": "undo"}, score=[0, 0], winner=None, tap_key="phone-tap-1")
+    assert store.tap_seq(db, row.id, "phone-tap-2") == 1 and store.tap_seq(db, other.id, "phone-tap-1") == 0
 
 
 def test_committed_for_another_connection(db):

@@ -14,6 +14,9 @@ driver connection (see :class:`Database` for why). Connections run in autocommit
 so a read is one round trip; a write is one explicit transaction (:func:`write`) that
 commits before the function returns, so an action is stored before the web layer answers.
 
+A tap a phone sends with its own key is recorded once (table ``tap``, issue 24), in the
+transaction that stores its action: a repeat changes nothing.
+
 Appends are guarded by the version, and the database enforces it: :func:`append_action`
 updates the match row only ``WHERE version = :seen`` (the row lock makes a second
 writer, in any process, see the new version and update nothing), and ``action``'s
@@ -36,7 +39,7 @@ This package imports neither Flask nor the engine.
 
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 
-from scorer.app.store.actions import DeadlinePassed, append_action, get_action, get_actions
+from scorer.app.store.actions import KnownTap, append_action, get_action, get_actions, tap_seq
 from scorer.app.store.connection import STATEMENT_LISTENERS, Database, Row, Rows, connect, write
 from scorer.app.store.engines import (
     CONNECT_TIMEOUT, DEFAULT_DB, UNAVAILABLE, DatabaseURLError, database_url, describe, dispose_all, engine,
@@ -53,11 +56,11 @@ from scorer.app.store.upkeep import (
 from scorer.core.errors import RuleError
 
 __all__ = [
-    "CONNECT_TIMEOUT", "DBAPIError", "DEFAULT_DB", "Database", "DeadlinePassed", "DatabaseURLError", "EDIT_KEY_BYTES", "IntegrityError",
-    "InterfaceError", "KEY_HASH_PREFIX", "MATCH_COLUMNS", "MATCH_ID_BYTES", "MIGRATIONS", "MatchRow",
+    "CONNECT_TIMEOUT", "DBAPIError", "DEFAULT_DB", "Database", "DatabaseURLError", "EDIT_KEY_BYTES", "IntegrityError",
+    "InterfaceError", "KEY_HASH_PREFIX", "KnownTap", "MATCH_COLUMNS", "MATCH_ID_BYTES", "MIGRATIONS", "MatchRow",
     "OperationalError", "PrunedTournament", "Row", "Rows", "RuleError", "STATEMENT_LISTENERS", "UNAVAILABLE", "append_action", "connect",
     "copy_match", "copy_tournament", "create_match", "create_rematch", "database_url", "describe", "dispose_all", "engine", "get_action",
     "get_actions", "get_match", "get_matches", "hash_key", "import_match", "init_db", "match_ids", "migrate",
     "new_edit_key", "new_id", "prune", "prune_tournaments", "rename_match", "run_script", "schema_version", "series_games", "series_tally",
-    "sqlite_path", "tournament_ids", "unlinked_matches", "write",
+    "sqlite_path", "tap_seq", "tournament_ids", "unlinked_matches", "write",
 ]

@@ -1,4 +1,5 @@
-"""A match's action list: reading the stored actions and appending one, guarded by the version."""
+"""A match's action list: reading the stored actions and appending one, guarded by the version,
+with the key of the tap that made it (recorded once: issue 24)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,20 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from scorer.app.store.connection import Database, write
 
 
-class DeadlinePassed(Exception):
-    """A write whose deadline (the server's clock, seconds) had passed once it got the
-    database's write lock: nothing was stored. ``late`` is how far past it, in seconds."""
+class KnownTap(Exception):
+    """The tap's key is already recorded for this match (a repeat): nothing was stored."""
 
-    def __init__(self, late: float) -> None:
-        super().__init__(f"the write came {late:.1f} s after its deadline; nothing was stored")
-        self.late = late
+
+def tap_seq(db: Database, match_id: str, tap_key: str) -> int | None:
+    """The action (0-based ``seq``) the tap ``tap_key`` stored on the match, or None for a
+    key the match has not recorded."""
+    return db.execute("SELECT seq FROM tap WHERE match_id = :id AND tap_key = :k",
+                      {"id": match_id, "k": tap_key}).scalar()
 
 
 def get_actions(db: Database, match_id: str, since: int = 0, until: int | None = None) -> list[dict[str, Any]]:
@@ -48,7 +53,7 @@ def append_action(
     score: tuple[int, int] | list[int],
     winner: int | None,
     no_rematch: bool = False,
-    deadline: float | None = None,
+    tap_key: str | None = None,
     guard: Callable[[Database], None] | None = None,
 ) -> bool:
     """Store ``action`` as the match's action number ``version`` and commit.
@@ -61,9 +66,9 @@ def append_action(
     action at one place even so. ``score`` and ``winner`` are the state after the
     action, kept on the match row for lists and the Revanche series tally.
 
-    ``deadline`` (the server's clock, seconds; None = none): checked once the write holds
-    the lock, just before it commits, so a write that waited too long (a busy or stalled
-    database) stores nothing.
+    ``tap_key`` (None = none): the key the phone made for this tap, recorded in the same
+    transaction (table ``tap``, primary key ``(match_id, tap_key)``), so a tap is stored
+    once whatever the number of times it is sent.
 
     ``guard`` (None = none): called inside the transaction once the guarded ``UPDATE`` holds
     the match row's lock, so what it reads is checked against every writer that changes
@@ -71,7 +76,7 @@ def append_action(
     :func:`scorer.app.tournament_service.guard`); whatever it raises refuses the action:
     rolled back, nothing stored, and raised here.
 
-    :raise DeadlinePassed: the deadline had passed; rolled back, nothing stored.
+    :raise KnownTap: ``tap_key`` is already recorded for the match; rolled back, nothing stored.
     """
     now = time.time()
     with write(db):
@@ -85,9 +90,12 @@ def append_action(
             return False  # nothing was written
         if guard is not None:
             guard(db)  # raises to refuse: rolled back by write()
-        late = 0.0 if deadline is None else time.time() - deadline
-        if late > 0:
-            raise DeadlinePassed(late)  # rolled back by write()
+        if tap_key is not None:
+            try:
+                db.execute("INSERT INTO tap (match_id, tap_key, seq, created) VALUES (:id, :k, :seq, :now)",
+                           {"id": match_id, "k": tap_key, "seq": version, "now": now})
+            except IntegrityError as e:
+                raise KnownTap(tap_key) from e  # rolled back by write()
         db.execute(
             "INSERT INTO action (match_id, seq, body, created) VALUES (:id, :seq, :body, :now)",
             {"id": match_id, "seq": version, "body": json.dumps(action, sort_keys=True), "now": now},

@@ -51,6 +51,16 @@ TOURNAMENT_TABLES = (
 )
 
 
+#: Migration 8: the taps recorded, one row per ``(match_id, tap_key)`` (the key a phone made for the
+#: tap), with ``seq``, the action it stored (:func:`scorer.app.store.actions.append_action`). A repeat
+#: of a known key changes nothing (issue 24). Portable SQL.
+TAP_TABLE = (
+    "CREATE TABLE tap ("
+    " match_id TEXT NOT NULL REFERENCES match (id) ON DELETE CASCADE, tap_key TEXT NOT NULL,"
+    " seq INTEGER NOT NULL, created DOUBLE PRECISION NOT NULL, PRIMARY KEY (match_id, tap_key))"
+)
+
+
 def _hashed(value: str) -> str:
     """A stored key as its hash (a value already hashed stays as it is)."""
     return value if value.startswith(KEY_HASH_PREFIX) else hash_key(value)
@@ -96,6 +106,8 @@ MIGRATIONS: list[str | dict[str, str] | Callable[[Database], None]] = [
                                  "ALTER TABLE tournament_audit ALTER COLUMN at TYPE DOUBLE PRECISION"},
     # 7: tournaments' organizer and team keys at rest are hashes (issue 23).
     _hash_tournament_keys,
+    # 8: each tap a phone made, by its own key, recorded once with the action it stored (issue 24).
+    TAP_TABLE,
 ]
 
 

@@ -26,8 +26,9 @@ def match_ids(db: Database) -> list[str]:
 
 def copy_match(source: Database, target: Database, match_id: str) -> bool:
     """Copy one match (its row, key hash, series, players, every action with its
-    time) from ``source`` to ``target`` in one transaction, keeping its id. False
-    (nothing written) when ``target`` already has a match with that id.
+    time, and the keys of the taps recorded on it, so a phone's repeat is still
+    recognised on the copy) from ``source`` to ``target`` in one transaction, keeping
+    its id. False (nothing written) when ``target`` already has a match with that id.
 
     :raise LookupError: ``source`` has no such match.
     """
@@ -37,6 +38,8 @@ def copy_match(source: Database, target: Database, match_id: str) -> bool:
     actions = source.execute(
         "SELECT seq, body, created FROM action WHERE match_id = :id ORDER BY seq", {"id": match_id}
     ).mappings().all()
+    taps = source.execute("SELECT tap_key, seq, created FROM tap WHERE match_id = :id ORDER BY seq",
+                          {"id": match_id}).mappings().all()
     with write(target):
         if target.execute("SELECT 1 FROM match WHERE id = :id", {"id": match_id}).first() is not None:
             return False
@@ -48,6 +51,9 @@ def copy_match(source: Database, target: Database, match_id: str) -> bool:
                 "INSERT INTO action (match_id, seq, body, created) VALUES (:id, :seq, :body, :created)",
                 [{"id": match_id, "seq": a["seq"], "body": a["body"], "created": a["created"]} for a in actions],
             )
+        if taps:
+            target.execute("INSERT INTO tap (match_id, tap_key, seq, created) VALUES (:id, :k, :seq, :created)",
+                           [{"id": match_id, "k": t["tap_key"], "seq": t["seq"], "created": t["created"]} for t in taps])
     return True
 
 
@@ -115,7 +121,7 @@ def prune_tournaments(db: Database, idle_seconds: float, *, dry_run: bool = Fals
     """Delete every tournament in which nothing happened for ``idle_seconds``: no change
     to the tournament itself (its ``updated``: results, corrections, confirmations, new
     matches) and no action on any of its matches. It goes whole: its row, slots, audit,
-    and the matches of its slots' series with their actions. Returns them (or, with
+    and the matches of its slots' series with their actions and recorded taps. Returns them (or, with
     ``dry_run``, those that would go), oldest first."""
     cutoff = (time.time() if now is None else now) - idle_seconds
     idle = ("SELECT t.id FROM tournament t WHERE t.updated < :cutoff AND NOT EXISTS (SELECT 1 FROM tournament_slot s"
@@ -127,7 +133,8 @@ def prune_tournaments(db: Database, idle_seconds: float, *, dry_run: bool = Fals
             ids = tuple(db.execute(_TOURNAMENT_MATCHES + " ORDER BY m.created, m.id", {"t": tid}).scalars())
             out.append(PrunedTournament(tid, name, ids))
             if not dry_run:
-                for statement in ("DELETE FROM action WHERE match_id IN ({m})", "DELETE FROM match WHERE id IN ({m})",
+                for statement in ("DELETE FROM action WHERE match_id IN ({m})", "DELETE FROM tap WHERE match_id IN ({m})",
+                                  "DELETE FROM match WHERE id IN ({m})",
                                   "DELETE FROM tournament_audit WHERE tournament_id = :t",
                                   "DELETE FROM tournament_slot WHERE tournament_id = :t",
                                   "DELETE FROM tournament WHERE id = :t"):
@@ -138,7 +145,7 @@ def prune_tournaments(db: Database, idle_seconds: float, *, dry_run: bool = Fals
 def prune(db: Database, idle_seconds: float, *, dry_run: bool = False, now: float | None = None) -> list[str]:
     """Delete the matches of every Revanche series in which nothing changed for
     ``idle_seconds`` (finished and abandoned alike; a series goes whole, so a tally is
-    never cut), with their actions, except a tournament's (:func:`prune_tournaments`
+    never cut), with their actions and recorded taps, except a tournament's (:func:`prune_tournaments`
     deletes those with their tournament). Returns the ids deleted (or, with ``dry_run``,
     that would be), oldest first.
     """
@@ -150,5 +157,6 @@ def prune(db: Database, idle_seconds: float, *, dry_run: bool = False, now: floa
         ids = list(db.execute(idle + " ORDER BY created, id", {"cutoff": cutoff}).scalars())
         if ids and not dry_run:
             db.execute(f"DELETE FROM action WHERE match_id IN ({idle})", {"cutoff": cutoff})
+            db.execute(f"DELETE FROM tap WHERE match_id IN ({idle})", {"cutoff": cutoff})
             db.execute(f"DELETE FROM match WHERE id IN ({idle})", {"cutoff": cutoff})
     return ids

@@ -1,6 +1,7 @@
 /* truco-scorer at the table: the instant score and the double-tap guard, service worker, read
-   aloud, wake lock, vibration, offline state. Everything here is an extra: the pages work
-   without it (forms post and redirect). */
+   aloud, wake lock, vibration, offline state, the taps kept on this phone until the scorekeeper
+   answers (pending.js keeps them). Everything here is an extra: the pages work without it
+   (forms post and redirect). */
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -112,7 +113,8 @@
      409/422 with the server's message) is morphed in and is the truth. One tap is in
      flight at a time; a tap on a live button meanwhile waits and is sent on the answer's
      board (with its new version) if its button is still in its place; no answer at all
-     (offline) puts the server's last score back and says the tap was not recorded.
+     (offline, a lost answer) puts the server's last score back and keeps the tap on this phone
+     as pending (issue 24, below), to send again with the same key.
      The guard is about places: after the board changes, a place (#slot-...) whose button
      is not the one it held is inert until 1 s after this phone's last tap or 350 ms after
      the change (data-guard: truco serve --ghost-tap-ms; 0 turns both off), whichever is
@@ -143,7 +145,7 @@
     requestAnimationFrame(function () {
       setTimeout(function () {
         setTimeout(function () {
-          if (!form.isConnected) { inFlight = null; notRecorded(); return; }
+          if (!form.isConnected) { inFlight = null; notRecorded("not-sent"); return; }
           if (form.requestSubmit) form.requestSubmit(); else form.submit();
         }, 0);
       }, 0);
@@ -151,18 +153,20 @@
   }
   function shownScore() { return [0, 1].map(function (i) { return scoreEl(i) ? scoreEl(i).textContent : ""; }); }
   function notRecorded(which) {
-    var note = document.getElementById(which || "not-recorded");
+    var note = document.getElementById(which);
     if (!note) return;
     note.hidden = false;
     note.classList.remove("show"); void note.offsetWidth; note.classList.add("show");
   }
-  function putBack() {  /* no answer: the server's last score, not the tapped one */
+  function putBack(tap) {  /* no answer: the server's last score, the taps kept as pending */
     if (inFlight && inFlight.score) {
       for (var i = 0; i < 2; i++) if (scoreEl(i)) { scoreEl(i).textContent = inFlight.score[i]; scoreEl(i).classList.remove("tentative"); }
     }
+    if (tap) keep(tap);
+    queued.forEach(function (q) { keep(q.tap); });
     inFlight = null;
     queued = [];
-    notRecorded();
+    retryLater();
   }
   /* The tap is taken as the finger lifts (pointerup on the button it went down on: a few
      frames before the click); the click that follows is then only swallowed. A keyboard's
@@ -225,24 +229,31 @@
     if (cell && (parseFloat(cell.dataset.until) || 0) > now) return;  /* a new button under a finger */
     if (bounced(button, cell, at || now)) { sayBounced(); return; }
     lastTap = now;
+    if (kept().length) { keep(tapOf(button.form, button)); flushNow(); return; }  /* after the kept ones */
     var before = shownScore();
     paint(button);
-    if (inFlight) { queued.push({ slot: cell ? cell.id : null, action: button.dataset.action }); return; }
+    if (inFlight) { queued.push({ slot: cell ? cell.id : null, action: button.dataset.action, tap: tapOf(button.form, button) }); return; }
     send(button.form, before);
   }
-  /* A tap says when it left by the server's clock ("sent": the board's data-now, the server's
-     clock when it rendered the board, plus the time counted here since the board arrived;
-     the phone's clock setting plays no part), so a scorekeeper that stalled past this page's
-     wait refuses the tap instead of recording it after the page said "not recorded". */
-  var boardArrived = (function () {
-    var nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
-    return nav && performance.timeOrigin ? performance.timeOrigin + nav.responseStart : Date.now();
-  })();
-  function stampSent(e) {  /* as the request leaves: after an Undo's confirmation dialog, say */
-    var board = document.getElementById("scoreboard"), now = board ? parseFloat(board.dataset.now) : NaN;
-    var body = e.detail.ctx.request.body;
-    if (!isBoard(e) || isPoll(e) || isNaN(now) || !body || !body.set) return;
-    body.set("sent", (now + (Date.now() - boardArrived) / 1000).toFixed(3));
+  /* Every tap posted on the board carries its own key (tap_key) and the version it was made on:
+     the scorekeeper records a key once, so sending it again after a lost answer is safe. */
+  function tapOf(form, button) {
+    var f = form.elements, action = null;
+    try {
+      action = f.kind && f.kind.value === "envido_points"
+        ? { type: "envido_points", points: [+f.points0.value, +f.points1.value] } : JSON.parse(f.action.value);
+    } catch (err) { return null; }
+    var label = button && button.querySelector(".label"), who = button && button.querySelector(".visually-hidden");
+    return { tap_key: window.trucoPending.key(), version: +f.version.value, action: action, made_at: Date.now(),
+             offline: false, words: ((label || button || form).textContent + (who ? who.textContent : "")).replace(/\s+/g, " ").trim() };
+  }
+  function keyTap(e) {  /* as the request leaves: after an Undo's confirmation dialog, say */
+    var ctx = e.detail.ctx, body = ctx.request.body, form = ctx.sourceElement;
+    if (!isBoard(e) || isPoll(e) || !body || !body.set || !form || !form.elements || !window.trucoPending) return;
+    var tap = tapOf(form, ctx.sourceEvent && ctx.sourceEvent.submitter || form.querySelector("button"));
+    if (!tap) return;
+    ctx.tap = tap;
+    body.set("tap_key", tap.tap_key);
   }
   /* Leaving the page (the Revanche form, a link): no poll may send it elsewhere meanwhile. */
   var leaving = false;
@@ -254,7 +265,7 @@
   /* htmx 4 fires its swap events for every answer, a 204 or an error status too ("none"). */
   function swapsBoard(e) { return isBoard(e) && e.detail.ctx.swap !== "none"; }
   document.addEventListener("htmx:before:request", function (e) {
-    stampSent(e);
+    keyTap(e);
     var board = document.getElementById("scoreboard");
     if (board && board.contains(document.activeElement)) focusWasOnBoard = true;
     if (isBoard(e) && isPoll(e) && (inFlight || queued.length || leaving)) e.preventDefault();  /* no poll over a pending tap */
@@ -314,7 +325,6 @@
   settleMarks();
   document.addEventListener("htmx:after:swap", function (e) {
     if (!swapsBoard(e)) return;
-    boardArrived = Date.now();
     guardNewPlaces();
     settleMarks();
   });
@@ -324,10 +334,11 @@
   }
   /* The request's end, its answer swapped in (or none: no answer, or an error status). */
   document.addEventListener("htmx:finally:request", function (e) {
-    var status = statusOf(e);
-    if (reached(status)) setOnline(true);
-    if (!inFlight || isPoll(e) || !isBoard(e)) return;
-    if (!reached(status)) { putBack(); return; }  /* no answer, a server error, or the match is gone */
+    var status = statusOf(e), tap = e.detail.ctx && e.detail.ctx.tap;
+    if (reached(status)) { setOnline(true); heard(); }
+    if (isPoll(e) || !isBoard(e)) return;
+    if (!inFlight) { if (tap && !reached(status)) putBack(tap); return; }  /* an Undo, the typed Envido points */
+    if (!reached(status)) { putBack(tap || inFlight.tap); return; }  /* no answer, a server error, or the match is gone */
     var answered = inFlight.action;
     inFlight = null;
     var ok = status >= 200 && status < 300, next = queued;
@@ -347,6 +358,78 @@
       send(b.form, before);
     });
   });
+
+  /* ---- Taps kept on this phone (issue 24) ----------------------------------------------
+     A tap that got no answer is kept (pending.js, in localStorage: it survives a reload) and
+     shown as waiting in a strip under the board, never in the score. It is sent again when the
+     scorekeeper answers (a poll, the "online" event, a retry timer), with the same key. If
+     another phone acted meanwhile, nothing is merged: the board shows the match as it is and
+     the strip asks to apply them (the rules judge each again) or discard them. */
+  var P = window.trucoPending, halted = null, retryAt = 0, retryTimer = null, backoff = 2000;
+  function match() {  /* {id, url} of this board's match; none on a watch page */
+    var b = document.getElementById("scoreboard"), m = b && /^(.*\/m\/([^\/?]+)\/[^\/?]+)\/board\?/.exec(b.getAttribute("hx-get") || "");
+    return m && P ? { id: m[2], url: P.url(m[2], m[1] + "/taps") } : null;
+  }
+  function kept() { var m = match(); return m ? P.list(m.id) : []; }
+  function keep(tap) { var m = match(); if (m && tap) P.add(m.id, tap); }
+  function retryLater() {
+    clearTimeout(retryTimer);
+    retryAt = Date.now() + backoff;
+    retryTimer = setTimeout(function () { flushNow(); }, backoff);
+    backoff = Math.min(backoff * 2, 30000);
+  }
+  function heard() {  /* the scorekeeper answered: send what waits (not over a question asked) */
+    if (!halted && Date.now() >= retryAt && kept().length) flushNow();
+  }
+  function flushNow(apply) {
+    var m = match();
+    if (!m) return;
+    P.flush(m.id, apply).then(function (r) {
+      if (r.status === "done") {
+        halted = null;
+        backoff = 2000;
+        if (r.refused.length) sayRefused(r.refused);
+      } else if (r.status === "retry") {
+        retryLater();
+      } else {
+        halted = r.status === "conflict" ? r.status : r.message || r.status;
+      }
+      if (r.status !== "retry" && window.htmx) htmx.trigger(document.getElementById("scoreboard"), "every");  /* the board now */
+      drawPending();
+    });
+  }
+  function sayRefused(refused) {
+    var note = document.getElementById("pending-refused");
+    if (!note) return;
+    note.querySelector("span").textContent = refused.map(function (r) { return r.error; }).join(" ");
+    notRecorded("pending-refused");
+  }
+  function drawPending() {
+    var strip = document.getElementById("pending"), taps = kept(), n = taps.length;
+    if (!strip) return;
+    strip.hidden = !n;
+    if (!n) halted = null;
+    if (n) {
+      var conflict = halted === "conflict", d = strip.dataset;
+      document.getElementById("pending-what").textContent =
+        (conflict ? (n === 1 ? d.conflictOne : d.conflictMany) : (n === 1 ? d.one : d.many)).replace("{n}", n);
+      document.getElementById("pending-words").textContent = halted && !conflict ? halted :
+        taps.slice(0, 3).map(function (t) { return t.words || ""; }).join(" · ") + (n > 3 ? " …" : "");
+      document.getElementById("pending-apply").hidden = !conflict;
+    }
+    root.style.setProperty("--pending-h", n ? strip.offsetHeight + 6 + "px" : "0px");
+  }
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("#pending-apply, #pending-discard"), m = match();
+    if (!b || !m) return;
+    halted = null;
+    if (b.id === "pending-apply") flushNow(true);
+    else P.clear(m.id);
+  });
+  document.addEventListener("truco:pending-changed", drawPending);
+  window.addEventListener("online", function () { backoff = 2000; retryAt = 0; heard(); });
+  drawPending();
+  if (kept().length) flushNow();  /* this page came from the scorekeeper: it answers */
 
   var focusWasOnBoard = false;
   document.addEventListener("htmx:after:settle", function () {

@@ -9,10 +9,11 @@
      key(): a new tap key (a random UUID; crypto.randomUUID needs https, a LAN address is http);
      flush(id[, apply]): send them now; a Promise of {status: "done" | "conflict" | "retry" |
        "failed", applied, repeated, refused: [{tap_key, error}], version, pending, message}.
+   An upload unanswered after 15 s is given up (and tried again later: the keys make it safe).
    Every change fires "truco:pending-changed" on document, detail {matchId, count}. */
 (function () {
   "use strict";
-  var LIST = "truco:pending:", WHERE = "truco:pending-url:", CHUNK = 200;
+  var LIST = "truco:pending:", WHERE = "truco:pending-url:", CHUNK = 200, WAIT = 15000;
   var held = {}, flights = {};  /* held: where localStorage cannot keep them (private mode) */
   function load(name) {
     try { return localStorage.getItem(name); } catch (e) { return held[name] || null; }
@@ -51,11 +52,13 @@
     var part = taps.slice(0, CHUNK), body = (last ? [last] : []).concat(part).map(function (t) {
       return { tap_key: t.tap_key, version: t.version, action: t.action };
     });
+    var stop = window.AbortController ? new AbortController() : null, timer = stop && setTimeout(function () { stop.abort(); }, WAIT);
     return fetch(to, {
-      method: "POST", credentials: "same-origin",
+      method: "POST", credentials: "same-origin", signal: stop && stop.signal,
       headers: { "Content-Type": "application/json", "Accept": "application/json" },
       body: JSON.stringify({ taps: body, apply: !!apply })
     }).then(function (res) {
+      clearTimeout(timer);
       return res.json().catch(function () { return {}; }).then(function (got) {
         if (res.ok) {
           remove(id, part.map(function (t) { return t.tap_key; }));
@@ -72,7 +75,7 @@
           : res.status === 429 || res.status >= 500 ? "retry" : "failed";
         return sum;
       });
-    }, function () { sum.status = "retry"; return sum; });
+    }, function () { clearTimeout(timer); sum.status = "retry"; return sum; });
   }
   window.trucoPending = {
     list: list,

@@ -323,14 +323,17 @@ def test_tap_refused_because_another_phone_acted_first_shows_the_server_state(ch
     ctx.close()
 
 
-def test_a_tap_the_scorekeeper_never_answered_is_shown_as_not_recorded(chromium, live):
+def test_a_tap_the_scorekeeper_never_answered_is_shown_as_waiting_not_as_counted(chromium, live):
+    """Issue 24 replaced "not recorded, not queued" by "kept on the phone, sent again once":
+    the score goes back to the server's last one and the tap waits in its strip."""
     path, match_id, _key = set_up(live, "paulista", {}, [])
     ctx = new_context(chromium)
     page = ctx.new_page()
     page.goto(live.url + path)
     page.route("**/actions", lambda route: route.abort("connectionrefused"))
+    page.route("**/taps", lambda route: route.abort("connectionrefused"))
     action_button(page, {"side": 0, "type": "hand_winner"}).click()
-    expect(page.locator("#not-recorded")).to_be_visible()
+    expect(page.locator("#pending")).to_be_visible()
     expect(page.locator("#score0")).to_have_text("0")  # the server's last score, not the tapped one
     expect(page.locator("#score0")).not_to_have_class(re.compile(r"\btentative\b"))
     assert stored(live, match_id)["version"] == 0

@@ -198,7 +198,8 @@ def action_from_form(form: MultiDict) -> tuple[dict[str, Any], int]:
     A button posts ``action`` (the action as JSON) and ``version``; the declared-Envido
     form posts ``kind=envido_points``, ``points0`` and ``points1``.
 
-    :raise 422: missing or malformed fields.
+    :raise 422: missing or malformed fields, or a text in the action that is not text (a lone
+        surrogate, as :func:`scorer.web.common.json_body` refuses it).
     """
     try:
         version = int(form.get("version", ""))
@@ -216,6 +217,11 @@ def action_from_form(form: MultiDict) -> tuple[dict[str, Any], int]:
         action = None
     if not isinstance(action, dict):
         abort(422, gettext("The form has no valid action."))
+    try:  # JSON's \ud800 escape is half of a UTF-16 pair: no page (nor message quoting it) can hold it
+        json.dumps(action, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        abort(422, gettext("The body holds a character that is not text (a lone surrogate such as \\ud800): "
+                           "send every text as UTF-8."))
     return action, version
 
 

@@ -128,7 +128,7 @@ def test_a_conflict_with_a_second_phone_asks_and_merges_nothing_until_told(chrom
         pass
     assert asked.value.status == 409
     expect(page.locator("#pending-what")).to_have_text(
-        "1 toque não foi registrado: outro celular mudou a partida enquanto isso.")
+        "1 toque não registrado: outro celular marcou antes.")
     expect(page.locator("#pending-apply")).to_be_visible()
     expect(page.locator("#score0")).to_have_text("0")
     # The page goes on polling and asking nothing more: still nothing merged.

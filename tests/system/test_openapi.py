@@ -142,6 +142,8 @@ def valid_bodies(path: str, session, server, match) -> list[dict]:
         "/api/matches/{match_id}/actions": [{"action": {"type": "adjust", "side": 0, "delta": 1},
                                              "version": state["version"]}],
         "/api/matches/{match_id}/names": [{"names": ["A", "B"]}],
+        "/api/matches/{match_id}/taps": [{"taps": [{"tap_key": f"hostile-{state['version']}-tap", "version": state["version"],
+                                                    "action": {"type": "adjust", "side": 0, "delta": 1}}], "apply": False}],
         "/api/tournaments": [{"name": "Copa", "variant": "truco-15", "options": {}, "teams": ["A", "B", "C", "D"],
                               "format": "knockout", "best_of": 1, "final_best_of": 3, "legs": 1, "repescagem": None,
                               "confirm": False, "draw": False, "points": {"win": 3}, "tiebreaks": ["points"]},

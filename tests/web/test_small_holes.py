@@ -25,12 +25,15 @@ def test_no_reload_while_envido_points_are_typed(client):
     assert 'http-equiv="refresh"' in client.get(path, headers=EN).get_data(as_text=True)
 
 
-def test_the_offline_note_says_a_tap_is_not_retried(client):
+def test_the_offline_note_says_a_tap_waits_on_the_phone_and_is_sent_once_answered(client):
+    """Issue 24 replaced "a tap made now is not recorded and not sent again" (what this test
+    asserted before) by the pending taps: the note says the new rule."""
     path, _id, _key = new_match(client, "truco-15")
     html = client.get(path, headers=PT).get_data(as_text=True)
     note = re.search(r'<p id="offline".*?</p>', html, re.S).group(0)
     assert "Tentando de novo" not in note
-    assert "não é registrado" in note and "não é enviado de novo" in note
+    assert "espera neste celular" in note and "é enviado assim que o marcador responder" in note
+    assert "não é enviado de novo" not in note
 
 
 def test_a_finished_game_shows_its_own_game_number_after_the_revanche(client):

@@ -19,7 +19,7 @@ from scorer.web.i18n import LANGUAGES, locale_code
 bp = Blueprint("shell", __name__)
 
 #: Static files the service worker keeps for offline use (relative to ``static/``), htmx included.
-SHELL_FILES = ("css/app.css", "js/pending.js", "js/table.js", "icons/icon.svg", "icons/icon-192.png", HTMX_FILE)
+SHELL_FILES = ("css/app.css", "js/table.js", "icons/icon.svg", "icons/icon-192.png", HTMX_FILE)
 
 
 def shell_urls() -> list[str]:

@@ -1,7 +1,106 @@
 /* truco-scorer at the table: the instant score and the double-tap guard, service worker, read
    aloud, wake lock, vibration, offline state, the taps kept on this phone until the scorekeeper
-   answers (pending.js keeps them). Everything here is an extra: the pages work without it
+   answers (window.trucoPending, first below, keeps them). Everything here is an extra: the pages work without it
    (forms post and redirect). */
+/* window.trucoPending: the taps kept on this phone until the scorekeeper answers (issue 24; the
+   contract with the offline engine: OFFLINE-PROTOCOL.md section 2; in this file, not one of its
+   own, so the first open stays one script lighter). A tap made without an answer is kept in
+   localStorage ("truco:pending:<match id>", oldest first) and sent again, with its own key, when
+   the scorekeeper answers: the scorekeeper records a key once, so a tap whose answer was lost
+   never counts twice. window.trucoPending:
+     list(id), add(id, tap), remove(id, keys), clear(id): the kept taps
+       (tap: {tap_key, version, action, made_at, offline, words?});
+     url(id[, url]): where they go (POST /m/<id>/<key>/taps), kept with them;
+     key(): a new tap key (a random UUID; crypto.randomUUID needs https, a LAN address is http);
+     flush(id[, apply]): send them now; a Promise of {status: "done" | "conflict" | "retry" |
+       "failed", applied, repeated, refused: [{tap_key, error}], version, pending, message}.
+   An upload unanswered after 15 s is given up (and tried again later: the keys make it safe).
+   Every change fires "truco:pending-changed" on document, detail {matchId, count}. */
+(function () {
+  "use strict";
+  var LIST = "truco:pending:", WHERE = "truco:pending-url:", CHUNK = 200, WAIT = 15000;
+  var held = {}, flights = {};  /* held: where localStorage cannot keep them (private mode) */
+  function load(name) {
+    try { return localStorage.getItem(name); } catch (e) { return held[name] || null; }
+  }
+  function save(name, value) {
+    held[name] = value;
+    try {
+      if (value === null) localStorage.removeItem(name); else localStorage.setItem(name, value);
+    } catch (e) { /* kept in memory for this page */ }
+  }
+  function list(id) {
+    var v;
+    try { v = JSON.parse(load(LIST + id) || "[]"); } catch (e) { v = []; }
+    return Array.isArray(v) ? v : [];
+  }
+  function write(id, taps) {
+    save(LIST + id, taps.length ? JSON.stringify(taps) : null);
+    document.dispatchEvent(new CustomEvent("truco:pending-changed", { detail: { matchId: id, count: taps.length } }));
+  }
+  function remove(id, keys) {
+    write(id, list(id).filter(function (t) { return keys.indexOf(t.tap_key) < 0; }));
+  }
+  function key() {
+    var b = crypto.getRandomValues(new Uint8Array(16)), h = "", i;
+    b[6] = (b[6] & 15) | 64;
+    b[8] = (b[8] & 63) | 128;
+    for (i = 0; i < 16; i++) h += (b[i] + 256).toString(16).slice(1) + (i === 3 || i === 5 || i === 7 || i === 9 ? "-" : "");
+    return h;
+  }
+  /* One upload of at most CHUNK taps, then the next. A later upload starts with the last tap
+     the one before recorded (the scorekeeper skips it as known): the taps made on one board
+     then raise no conflict between two uploads. */
+  function send(id, apply, sum, last) {
+    var taps = list(id), to = load(WHERE + id);
+    if (!taps.length || !to) { sum.status = "done"; return Promise.resolve(sum); }
+    var part = taps.slice(0, CHUNK), body = (last ? [last] : []).concat(part).map(function (t) {
+      return { tap_key: t.tap_key, version: t.version, action: t.action };
+    });
+    var stop = window.AbortController ? new AbortController() : null, timer = stop && setTimeout(function () { stop.abort(); }, WAIT);
+    return fetch(to, {
+      method: "POST", credentials: "same-origin", signal: stop && stop.signal,
+      headers: { "Content-Type": "application/json", "Accept": "application/json" },
+      body: JSON.stringify({ taps: body, apply: !!apply })
+    }).then(function (res) {
+      clearTimeout(timer);
+      return res.json().catch(function () { return {}; }).then(function (got) {
+        if (res.ok) {
+          remove(id, part.map(function (t) { return t.tap_key; }));
+          sum.applied += got.applied || 0;
+          sum.repeated += (got.repeated || 0) - (last ? 1 : 0);
+          sum.refused = sum.refused.concat(got.refused || []);
+          sum.version = got.version;
+          return taps.length > CHUNK ? send(id, apply, sum, part[part.length - 1]) : (sum.status = "done", sum);
+        }
+        sum.version = got.version;
+        sum.pending = list(id).length;
+        sum.message = got.error && got.error.message;
+        sum.status = res.status === 409 && got.conflict ? "conflict"
+          : res.status === 429 || res.status >= 500 ? "retry" : "failed";
+        return sum;
+      });
+    }, function () { clearTimeout(timer); sum.status = "retry"; return sum; });
+  }
+  window.trucoPending = {
+    list: list,
+    add: function (id, tap) { var taps = list(id); taps.push(tap); write(id, taps); },
+    remove: remove,
+    clear: function (id) { write(id, []); },
+    url: function (id, to) { if (to && load(WHERE + id) !== to) save(WHERE + id, to); return load(WHERE + id); },
+    key: key,
+    flush: function flush(id, apply) {
+      var now = flights[id];
+      if (now) return apply && !now.apply ? now.then(function () { return flush(id, true); }) : now;
+      now = flights[id] = send(id, apply, { applied: 0, repeated: 0, refused: [] }).then(function (sum) {
+        delete flights[id];
+        return sum;
+      });
+      now.apply = !!apply;
+      return now;
+    }
+  };
+})();
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -360,7 +459,7 @@
   });
 
   /* ---- Taps kept on this phone (issue 24) ----------------------------------------------
-     A tap that got no answer is kept (pending.js, in localStorage: it survives a reload) and
+     A tap that got no answer is kept (window.trucoPending above, in localStorage: it survives a reload) and
      shown as waiting in a strip under the board, never in the score. It is sent again when the
      scorekeeper answers (a poll, the "online" event, a retry timer), with the same key. If
      another phone acted meanwhile, nothing is merged: the board shows the match as it is and

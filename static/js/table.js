@@ -348,7 +348,8 @@
   }
   function keyTap(e) {  /* as the request leaves: after an Undo's confirmation dialog, say */
     var ctx = e.detail.ctx, body = ctx.request.body, form = ctx.sourceElement;
-    if (!isBoard(e) || isPoll(e) || !body || !body.set || !form || !form.elements || !window.trucoPending) return;
+    if (!isBoard(e) || isPoll(e) || !body || !body.set || !form || !form.elements || !window.trucoPending ||
+        !/\/actions$/.test(ctx.request.action || "")) return;  /* an action's form: not a rename, say */
     var tap = tapOf(form, ctx.sourceEvent && ctx.sourceEvent.submitter || form.querySelector("button"));
     if (!tap) return;
     ctx.tap = tap;

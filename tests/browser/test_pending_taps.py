@@ -187,3 +187,27 @@ def test_javascript_off_is_unchanged(chromium, live):
     expect(page.locator("#pending")).to_be_hidden()
     assert stored(live, match_id)["version"] == 1
     ctx.close()
+
+
+def test_many_kept_taps_go_up_in_several_uploads_each_recorded_once(chromium, live):
+    """250 taps kept on one board (more than one upload holds): sent in two uploads, the second
+    starting with the last tap the first recorded, so the taps made on one board raise no conflict;
+    every tap recorded once."""
+    path, match_id, _key = create_match(live)
+    ctx, page, errors = open_board(chromium, live, path)
+    taps = [{"tap_key": f"kept-tap-{n:04d}", "version": 0, "made_at": 0, "offline": False,
+             "action": {"type": "adjust", "side": 0, "delta": 1 if n % 2 == 0 else -1}} for n in range(250)]
+    page.route("**/taps", lambda route: route.abort("connectionrefused"))  # held until the page is ready
+    page.evaluate("taps => localStorage.setItem('truco:pending:' + taps.id, JSON.stringify(taps.list))",
+                  {"id": match_id, "list": taps})
+    page.reload()
+    expect(page.locator("#pending-what")).to_have_text("250 toques esperando envio:")
+    uploads = []
+    page.on("requestfinished", lambda r: uploads.append(r.post_data_json["taps"]) if r.url.endswith("/taps") else None)
+    page.unroute("**/taps")
+    expect(page.locator("#pending")).to_be_hidden(timeout=BACK)
+    assert [len(u) for u in uploads] == [200, 51] and uploads[1][0]["tap_key"] == "kept-tap-0199"
+    state = stored(live, match_id)
+    assert state["version"] == 250 and state["score"] == [0, 0]
+    assert kept(page, match_id) == [] and errors == []
+    ctx.close()

@@ -238,7 +238,8 @@ class MatchService:
         try:
             stored = store.append_action(db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo,
                                          tap_key=tap_key, guard=guard)
-        except store.KnownTap:
+        except store.KnownTap:  # recorded meanwhile by another process: rolled back
+            self._remember(row.id, None)  # our copy is ahead of the database
             return self._repeat(db, row, tap_key, log_limit, with_state)
         except BaseException:
             self._remember(row.id, None)  # our copy is ahead of the database

@@ -4,10 +4,12 @@ user's language, and :func:`describe_tournament` (issue 11)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any, NotRequired, TypedDict
 
-from flask import abort, current_app, url_for
+from flask import abort, current_app, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from scorer.app import store, tournament_service
@@ -43,6 +45,24 @@ def check_organizer(loaded: tournament_service.Loaded, key: str | None) -> None:
     :raise 403: missing or wrong key.
     """
     check_organizer_key(loaded.row, key)
+
+
+def organizer_view(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
+    """Route decorator for "this tournament, with its organizer key" (as
+    :func:`scorer.web.common.keyed_match_view` for a match): the view gets the tournament
+    loaded and advanced to now (``loaded``) and the key (the URL's ``<key>``, else the
+    ``X-Organizer-Key`` header of the JSON API) instead of ``tid``.
+
+    :raise 404: no tournament has that id. :raise 403: missing or wrong key.
+    """
+    @functools.wraps(view)
+    def load(tid: str, key: str | None = None, **values: Any) -> ResponseReturnValue:
+        loaded = get_tournament_or_404(tid)
+        key = request.headers.get("X-Organizer-Key") if key is None else key
+        check_organizer(loaded, key)
+        return view(loaded, key, **values)
+
+    return load
 
 
 def check_organizer_key(row: tstore.TournamentRow, key: str | None) -> None:

@@ -27,8 +27,8 @@ from scorer.web import forms, qr
 from scorer.web import tournament_words as words_
 from scorer.web.common import public_base
 from scorer.web.tournament_view import (
-    AuditEntry, TournamentMatch, TournamentRow, TournamentState, check_organizer, check_organizer_key,
-    describe_tournament, get_tournament_or_404, stage_title, tournament_keys,
+    AuditEntry, TournamentMatch, TournamentRow, TournamentState, check_organizer_key,
+    describe_tournament, get_tournament_or_404, organizer_view, stage_title, tournament_keys,
 )
 from scorer.web.db import get_db
 from scorer.web.i18n import translate
@@ -270,13 +270,13 @@ def create():
 
 
 @bp.get("/t/<tid>/<key>")
-def organizer(tid: str, key: str):
+@organizer_view
+def organizer(loaded: service.Loaded, key: str):
     """The organizer page: bracket or table, every table's links, corrections, audit.
 
     :raise 404: unknown tournament. :raise 403: wrong organizer key.
     """
-    loaded = get_tournament_or_404(tid)
-    check_organizer(loaded, key)
+    tid = loaded.row.id
     ctx = page_context(loaded, organizer=key)
     ctx.update(key=key, audit=audit_lines(loaded, service.audit(get_db(), tid)),
                message=request.args.get("msg"), base=public_base(),
@@ -305,11 +305,10 @@ def organizer_changed(tid: str, key: str):
 
 
 @bp.get("/t/<tid>/<key>/cards")
-def cards(tid: str, key: str):
+@organizer_view
+def cards(loaded: service.Loaded, key: str):
     """Printable A4 page: one card per table now playing, with its QR code (edit link),
     table number, teams and match."""
-    loaded = get_tournament_or_404(tid)
-    check_organizer(loaded, key)
     ctx = page_context(loaded, organizer=key)
     tables = []
     stages = [{"rounds": ctx["t"]["rounds"]}] + ctx["t"]["stages"]
@@ -325,11 +324,10 @@ def cards(tid: str, key: str):
 
 
 @bp.get("/t/<tid>/<key>/reopen/<slot>")
-def confirm_reopen(tid: str, key: str, slot: str):
+@organizer_view
+def confirm_reopen(loaded: service.Loaded, key: str, slot: str):
     """The confirmation page of a reopening (or a changed result), listing the later
     matches it undoes."""
-    loaded = get_tournament_or_404(tid)
-    check_organizer(loaded, key)
     try:
         undone = corrections.preview_reopen(loaded, slot)
     except TrucoError as e:
@@ -344,11 +342,10 @@ def confirm_reopen(tid: str, key: str, slot: str):
 
 
 @bp.post("/t/<tid>/<key>/corrections")
-def correct(tid: str, key: str):
+@organizer_view
+def correct(loaded: service.Loaded, key: str):
     """Apply one correction from the organizer page's forms, then back to the page."""
-    loaded = get_tournament_or_404(tid)
-    check_organizer(loaded, key)
-    form = request.form
+    tid, form = loaded.row.id, request.form
     data: dict[str, Any] = {"kind": form.get("kind"), "slot": form.get("slot"),
                             "confirmed": form.get("confirmed") == "1", "name": form.get("name")}
     for field in ("absent", "abandoned", "side", "team", "version"):

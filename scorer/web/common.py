@@ -1,5 +1,6 @@
-"""What every view shares: the application service, loading a match, the edit key, the
-public address, reading a JSON body and answering JSON errors, the CSV formula guard.
+"""What every view shares: the application service, loading a match and checking its edit key
+(the route decorators :func:`match_view` and :func:`keyed_match_view`), the public address,
+reading a JSON body and answering JSON errors, the CSV formula guard.
 What both tournament views (pages and API) share is in :mod:`scorer.web.tournament_view`.
 
 Views import this module (and :mod:`scorer.web.forms`), never each other.

@@ -23,7 +23,7 @@ from flask_babel import gettext
 
 from scorer.app import store, tournament_context
 from scorer.core.errors import RuleError
-from scorer.web import board, cookies, forms, qr, table_words
+from scorer.web import board, board_cache, cookies, forms, qr, table_words
 from scorer.web.common import (
     check_key, get_match_or_404, is_htmx, key_fits, said, service, share_base, shortened_note,
 )
@@ -169,7 +169,7 @@ def poll(match_id: str, key: str):
     check_key(row, key)
     if forms.unchanged(row, board_tag(row)):
         return "", 204
-    return follow_revanche(row, render_board(row, key=key), key)
+    return follow_revanche(row, board_cache.poll_board(row, key, render_board), key)
 
 
 def follow_revanche(row: store.MatchRow, response, key: str | None):

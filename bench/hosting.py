@@ -38,11 +38,21 @@ from bench.client import Client
 from bench.states import LONG_MATCH, VIRA_MATCH, first_call
 
 RESULTS = Path(__file__).with_name("results_hosting.json")
+#: name -> (database: None for SQLite, "pg"; truco serve's options; code: None for this checkout, else
+#: ``"reference"``, the ``--reference`` checkout).
 CONFIGS = {
-    "laptop: waitress, SQLite, 1 process": (None, ()),
-    "before: waitress, PostgreSQL, 1 process": ("pg", ()),
-    "hosted: gunicorn, PostgreSQL, 1 worker": ("pg", ("--server", "gunicorn")),
-    "hosted + --poll-shortcut": ("pg", ("--server", "gunicorn", "--poll-shortcut")),
+    "laptop: waitress, SQLite, 1 process": (None, (), None),
+    "before: waitress, PostgreSQL, 1 process": ("pg", (), None),
+    "hosted: gunicorn, PostgreSQL, 1 worker (poll shortcut on)": ("pg", ("--server", "gunicorn"), None),
+    "hosted with --no-poll-shortcut": ("pg", ("--server", "gunicorn", "--no-poll-shortcut"), None),
+}
+#: With ``--reference``: this checkout's laptop and hosted servers each beside the reference's, alternately.
+COMPARED = {
+    "laptop, reference": (None, (), "reference"),
+    "laptop, this": (None, (), None),
+    "hosted, reference (gunicorn, no shortcut)": ("pg", ("--server", "gunicorn"), "reference"),
+    "hosted, this (gunicorn, shortcut on)": ("pg", ("--server", "gunicorn"), None),
+    "hosted, reference with --poll-shortcut": ("pg", ("--server", "gunicorn", "--poll-shortcut"), "reference"),
 }
 HOSTED = ("--server", "gunicorn")
 #: Tables (4 phones each, so 1,600 open connections) of the fixed load whose CPU is measured.
@@ -64,7 +74,7 @@ def save(part: str, figures: dict[str, Any]) -> None:
     RESULTS.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def main(only: str, quick: bool, clock, say, measure_capacity, run_loadgen) -> int:
+def main(only: str, quick: bool, clock, say, measure_capacity, run_loadgen, reference: str | None = None) -> int:
     from bench import wrk
 
     try:
@@ -82,7 +92,10 @@ def main(only: str, quick: bool, clock, say, measure_capacity, run_loadgen) -> i
         save("phones", r)
         print_phones(r)
     else:
-        r = {"capacity": capacity(clock, say, measure_capacity, run_loadgen, every_core, client_cores, quick)}
+        r = {"capacity": capacity(clock, say, measure_capacity, run_loadgen, every_core, client_cores, quick,
+                                  reference)}
+        if reference:
+            r["reference"] = reference_commit(reference)
         r["floods"] = floods(say, clock, every_core, client_cores, seconds=3.0 if quick else 5.0)
         save("hosting", r)
         print_hosting(r)
@@ -124,9 +137,18 @@ def print_hosting(r: dict[str, Any]) -> None:
 # ---------------------------------------------------------------------------- capacity
 
 
-def capacity(clock, say, measure_capacity, run_loadgen, server_cores: set[int], client_cores: set[int], quick: bool):
-    """For each of :data:`CONFIGS`: the CPU a table costs at a fixed load of
-    :data:`FIXED_TABLES` tables (:func:`cpu_at`), then the capacity search (time shared evenly)."""
+def reference_commit(path: str) -> str:
+    """The commit checked out at ``path`` (what ``--reference`` ran)."""
+    out = subprocess.run(["git", "-C", path, "log", "-1", "--format=%h %s"], capture_output=True, text=True)
+    return out.stdout.strip() or path
+
+
+def capacity(clock, say, measure_capacity, run_loadgen, server_cores: set[int], client_cores: set[int], quick: bool,
+             reference: str | None = None):
+    """For each of :data:`CONFIGS` (:data:`COMPARED` with a ``reference`` checkout): the CPU
+    a table costs at a fixed load of :data:`FIXED_TABLES` tables (:func:`cpu_at`), then the
+    capacity search (time shared evenly)."""
+    configs = COMPARED if reference else CONFIGS
     from bench import db
 
     pg = db.pg_cluster()
@@ -136,16 +158,16 @@ def capacity(clock, say, measure_capacity, run_loadgen, server_cores: set[int], 
     db.pin_cluster(cluster, server_cores)
     out: dict[str, Any] = {}
     try:
-        for n, (name, (backend, args)) in enumerate(CONFIGS.items()):
+        for n, (name, (backend, args, code)) in enumerate(configs.items()):
             url = cluster.create_database() if backend == "pg" else None
-            srv = server.start(server_cores, db=url, args=args)
+            srv = server.start(server_cores, db=url, args=args, code=reference if code else None)
             client = Client(srv.base)
             try:
                 pool = [{"id": m.id, "key": m.key, "version": m.version, "taps": 0}
                         for m in (client.create_match() for _ in range(FIXED_TABLES))]
                 say(clock, f"{name}: CPU per table at {FIXED_TABLES} tables, load average {os.getloadavg()[0]:.1f}")
                 fixed = cpu_at(srv, cluster if backend == "pg" else None, client_cores, pool, run_loadgen)
-                share = (clock.left() - 40) / (len(CONFIGS) - n)  # 40 s kept for the floods
+                share = (clock.left() - 40) / (len(configs) - n)  # 40 s kept for the floods
                 say(clock, f"{name}: capacity search ({share:.0f} s), load average {os.getloadavg()[0]:.1f}")
                 cap = measure_capacity(srv, client_cores, client, pool, type(clock)(share), reserve=1.0,
                                        window_s=1.5 if quick else 2.0, windows=3,

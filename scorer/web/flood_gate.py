@@ -204,7 +204,10 @@ def record_refusal(app: Flask, error: Any) -> None:
     if current is None or not current.breached or len(current.request_args) < 2:
         return
     who = current.request_args[-2]  # [prefix...] limit key, scope
-    until = float(current.window[0])
+    try:
+        until = float(current.window[0])
+    except Exception:  # noqa: BLE001 (a shared store that does not answer: the app's 429 stands alone)
+        return
     seconds = max(1, int(error.limit.limit.get_expiry()))
     if until > time.time():
         gate.refuse(error.limit.scope, str(who), until, seconds)

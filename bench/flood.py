@@ -76,7 +76,11 @@ TAP_EVERY_S = 0.2
 
 
 def _flood(port: int, https: bool, address: str, path: str, key: str, seconds: float, counts) -> None:
-    """One flooding process: POST ``path`` as fast as the server answers, for ``seconds``."""
+    """One flooding process: POST ``path`` as fast as the server answers, for ``seconds``.
+    It runs at the lowest priority: the flooders share the client core with the measured
+    table, whose phone is another device in life, so the table's own process must not
+    wait for theirs (the server side's cores are not theirs either way)."""
+    os.nice(19)
     conn = connect(port, address, https)
     body = json.dumps({"action": {"type": "adjust", "side": 0, "delta": 1}, "version": 0}).encode()
     headers = {"Content-Type": "application/json", "X-Edit-Key": key, **({"Host": HOST} if https else {})}

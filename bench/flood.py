@@ -116,8 +116,13 @@ def _table(port: int, https: bool, matches: list[MatchRef], seconds: float) -> l
 
 
 def scenario(port: int, https: bool, matches: list[MatchRef], seconds: float,
-             flood: tuple[str, str, str] | None) -> dict:
-    """The table's figures while ``flood`` (``(address, path, key)``, or None) runs."""
+             flood: tuple[str, str, str] | None, pids: list[int]) -> dict:
+    """The table's figures while ``flood`` (``(address, path, key)``, or None) runs, and the
+    app processes' (``pids``) CPU during it: cores used, and ms per request answered (the
+    table's and the flood's; those nginx refused never reach the app)."""
+    from bench.server import cpu_seconds
+
+    cpu0, t0 = sum(cpu_seconds(p) for p in pids), time.monotonic()
     counts: multiprocessing.Queue = multiprocessing.Queue()
     procs = []
     if flood is not None:
@@ -131,13 +136,16 @@ def scenario(port: int, https: bool, matches: list[MatchRef], seconds: float,
         for status, n in counts.get(timeout=seconds + 30).items():
             statuses[str(status)] = statuses.get(str(status), 0) + n
         p.join(timeout=30)
+    cpu, wall = sum(cpu_seconds(p) for p in pids) - cpu0, time.monotonic() - t0
     ms = sorted(t * 1000 for t in times)
+    requests = len(ms) + sum(statuses.values())
     return {"taps": len(ms), "p50_ms": round(statistics.median(ms), 1),
             "p95_ms": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 1),
-            "flood_requests": sum(statuses.values()), "flood_statuses": statuses}
+            "flood_requests": sum(statuses.values()), "flood_statuses": statuses,
+            "app_cpu_cores": round(cpu / wall, 3), "app_cpu_ms_per_request": round(cpu / requests * 1000, 3)}
 
 
-def play(port: int, https: bool, seconds: float) -> dict:
+def play(port: int, https: bool, seconds: float, pids: list[int]) -> dict:
     """Set the matches up (from an address of their own) and play the three scenarios."""
     setup = ProxyClient(port, "127.0.0.70") if https else Client(f"http://127.0.0.1:{port}", source="127.0.0.70")
     matches = [setup.create_match(SHORT_MATCH) for _ in range(10)]
@@ -145,9 +153,9 @@ def play(port: int, https: bool, seconds: float) -> dict:
     setup.close()
     wrong = (STRANGER, f"/api/matches/{matches[0].id}/actions", "not-the-key")
     runaway = (RUNAWAY, f"/api/matches/{victim.id}/actions", victim.key)
-    return {"quiet": scenario(port, https, matches, seconds, None),
-            "one-address wrong-key flood": scenario(port, https, matches, seconds, wrong),
-            "one-match flood": scenario(port, https, matches, seconds, runaway)}
+    return {"quiet": scenario(port, https, matches, seconds, None, pids),
+            "one-address wrong-key flood": scenario(port, https, matches, seconds, wrong, pids),
+            "one-match flood": scenario(port, https, matches, seconds, runaway, pids)}
 
 
 def run(seconds: float = 10.0, proxy: bool = False, code: str | None = None) -> dict:
@@ -155,10 +163,12 @@ def run(seconds: float = 10.0, proxy: bool = False, code: str | None = None) -> 
     three scenarios, stop it; the figures by scenario."""
     server_cores, client_cores = server.cores()
     os.sched_setaffinity(0, client_cores)
+    from bench.db import app_pids as db_app_pids
+
     if not proxy:
         srv = server.start(server_cores, args=("--public-url", "http://127.0.0.1"), code=code)
         try:
-            return play(srv.port, False, seconds)
+            return play(srv.port, False, seconds, db_app_pids(srv))
         finally:
             srv.stop()
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -174,7 +184,7 @@ def run(seconds: float = 10.0, proxy: bool = False, code: str | None = None) -> 
         srv = server.start(every, db=cluster.create_database(), code=code, args=(
             "--server", "gunicorn", "--workers", "2", "--public-url", f"https://{HOST}", "--proxy", "127.0.0.1"))
         proxy_server = nginx_proxy.Proxy(srv.port)
-        return play(proxy_server.https_port, True, seconds)
+        return play(proxy_server.https_port, True, seconds, db.app_pids(srv))
     finally:
         if proxy_server is not None:
             proxy_server.destroy()
@@ -198,7 +208,8 @@ def main() -> None:
         figures[name] = run(args.seconds, args.proxy, code)
         for scenario_name, f in figures[name].items():
             print(f"{name:9} {scenario_name:30} table taps {f['taps']:4}  p50 {f['p50_ms']:6.1f} ms  "
-                  f"p95 {f['p95_ms']:6.1f} ms  flood {f['flood_requests']:6} requests {f['flood_statuses']}")
+                  f"p95 {f['p95_ms']:6.1f} ms  flood {f['flood_requests']:6} requests {f['flood_statuses']}; "
+                  f"app {f['app_cpu_cores']} cores, {f['app_cpu_ms_per_request']} ms a request")
     figures["load_average"] = os.getloadavg()
     print(json.dumps(figures))
 

@@ -49,15 +49,16 @@ class FloodGate:
     ``kinds``: endpoint -> the limit kinds on it; ``per_match``: the kinds counted by the
     match or tournament in the path (the others count by address); ``messages``: the
     429's message for a kind counted by address and for one counted by match (msgids with
-    ``{seconds}``)."""
+    ``{seconds}``); ``headers``: what every answer of the app carries (its security headers)."""
 
     def __init__(self, app: Flask, wsgi_app: Callable, kinds: dict[str, tuple[str, ...]],
-                 per_match: Iterable[str], messages: tuple[str, str]) -> None:
+                 per_match: Iterable[str], messages: tuple[str, str], headers: list[tuple[str, str]]) -> None:
         self.wsgi_app = wsgi_app
         self.app = app
         self.kinds = kinds
         self.per_match = frozenset(per_match)
         self.messages = messages
+        self.headers = list(headers)
         self.refused: dict[tuple[str, str], tuple[float, int]] = {}  # (kind, who) -> (window's end, seconds)
         self.addresses: dict[str, int] = {}  # refused addresses -> refusals held
         self.matches = 0  # refusals held by match
@@ -143,20 +144,10 @@ class FloodGate:
             body, kind = message.encode(), "text/plain; charset=utf-8"
         headers = [("Content-Type", kind), ("Content-Length", str(len(body))),
                    ("Retry-After", str(max(1, min(seconds, math.ceil(until - time.time()))))),
-                   ("Vary", "Cookie, Accept-Language"), *self.security_headers()]
+                   ("Vary", "Cookie, Accept-Language"), *self.headers]
         self.count(route, environ.get("REQUEST_METHOD", "GET"))
         start_response("429 TOO MANY REQUESTS", headers)
         return [body]
-
-    def security_headers(self) -> list[tuple[str, str]]:
-        """What :func:`scorer.web.security.init_security_headers` and HSTS put on every answer."""
-        from scorer.web.security import CSP, HSTS
-
-        out = [("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
-               ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store")]
-        if self.app.config.get("HSTS"):
-            out.append(("Strict-Transport-Security", HSTS))
-        return out
 
     def count(self, route: str, method: str) -> None:
         """Count the refusal in the app's metrics, as the app counts its own 429s."""

@@ -189,7 +189,11 @@ def init_rate_limits(app: Flask) -> None:
     for kind, endpoints in LIMITED.items():
         for endpoint in endpoints if limits.get(kind) else ():
             kinds[endpoint] = (*kinds.get(endpoint, ()), kind)
-    gate = FloodGate(app, app.wsgi_app, kinds, PER_MATCH, (TOO_MANY, TOO_MANY_HERE))
+    headers = [("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
+               ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store")]  # as init_security_headers
+    if app.config.get("HSTS"):
+        headers.append(("Strict-Transport-Security", HSTS))
+    gate = FloodGate(app, app.wsgi_app, kinds, PER_MATCH, (TOO_MANY, TOO_MANY_HERE), headers)
     app.wsgi_app = app.extensions["truco_flood_gate"] = gate
 
     @app.errorhandler(RateLimitExceeded)

@@ -9,7 +9,9 @@ https-only cookies and HSTS, Host checking and refusing cross-site posts.
   exports, CSV and cards. A client over a limit gets 429 with ``Retry-After`` and a message
   in its language. Counters live in this process (``memory://``) unless
   ``RATELIMIT_STORAGE_URI`` names a shared store (Flask-Limiter's ``redis://`` or
-  ``memcached://``), which several app servers need for one budget. The machine itself
+  ``memcached://``), which several app servers need for one budget. Once the limiter has
+  refused a client, :class:`scorer.web.flood_gate.FloodGate` refuses that client's next
+  requests of the same kind before Flask, until the window ends. The machine itself
   (loopback) is exempt while no ``PUBLIC_URL`` is set: the laptop at the table, its tests
   and its bench. Scoreboard polls are not counted (they are the cheapest request).
 - **Proxies**: ``X-Forwarded-For``/``-Proto``/``-Host`` are believed (Werkzeug's

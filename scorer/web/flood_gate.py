@@ -62,6 +62,7 @@ class FloodGate:
         self.refused: dict[tuple[str, str], tuple[float, int]] = {}  # (kind, who) -> (window's end, seconds)
         self.addresses: dict[str, int] = {}  # refused addresses -> refusals held
         self.matches = 0  # refusals held by match
+        self.next_end = math.inf  # the soonest window's end: the refusals are swept then
         self.lock = threading.Lock()
         self.languages: dict[tuple[str, str], str] = {}
         self.catalogs: dict[str, Translations] = {}
@@ -80,12 +81,14 @@ class FloodGate:
                 else:
                     self.addresses[who] = self.addresses.get(who, 0) + 1
             self.refused[(kind, who)] = (until, seconds)
+            self.next_end = min(self.next_end, until)
 
     def _sweep(self, now: float, keep: int | None = None) -> None:
         """Drop the refusals whose window is over (and the oldest ones past ``keep``)."""
         items = sorted(self.refused.items(), key=lambda kv: kv[1][0], reverse=True)
         kept = [(k, v) for k, v in items if v[0] > now][:keep]
         self.refused = dict(kept)
+        self.next_end = min((v[0] for _k, v in kept), default=math.inf)
         self.addresses, self.matches = {}, 0
         for (kind, who), _ in kept:
             if kind in self.per_match:
@@ -96,6 +99,9 @@ class FloodGate:
     # ------------------------------------------------------------------ answering
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if self.refused and time.time() >= self.next_end:
+            with self.lock:
+                self._sweep(time.time())
         if self.refused:
             address = environ.get("REMOTE_ADDR") or "unknown"
             if self.matches or address in self.addresses:
@@ -125,9 +131,6 @@ class FloodGate:
             until, seconds = self.refused.get((kind, who), (0.0, 0))
             if until > now:
                 return rule.rule, seconds, here, until
-        if len(self.refused) > 64 and all(until <= now for until, _ in list(self.refused.values())[:8]):
-            with self.lock:
-                self._sweep(now)
         return None
 
     def answer(self, environ: dict, start_response: Callable, route: str, seconds: int,

@@ -102,3 +102,19 @@ def test_the_refusal_ends_with_the_limiters_window(gated, monkeypatch):
     monkeypatch.setattr(flood_gate.time, "time", lambda: later)
     tap(client, match, 0, "203.0.113.9", "guess")
     assert len(calls) == before + 1  # the window is over for the gate: the app decides again
+
+
+def test_an_ended_refusal_is_forgotten(gated, monkeypatch):
+    """Once every window is over the gate holds nothing, so requests skip it at once."""
+    import time
+
+    app, client, _calls = gated(wrong_key="1/minute")
+    match = new_match(client)
+    tap(client, match, 0, "203.0.113.10", "guess")
+    assert tap(client, match, 0, "203.0.113.10", "guess").status_code == 429
+    gate = app.extensions["truco_flood_gate"]
+    assert gate.refused and gate.addresses
+    later = time.time() + 61
+    monkeypatch.setattr(flood_gate.time, "time", lambda: later)
+    assert client.get("/", **at("198.51.100.4")).status_code == 200
+    assert not gate.refused and not gate.addresses and gate.matches == 0

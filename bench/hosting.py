@@ -6,8 +6,10 @@ phones, waitress beside gunicorn.
 ``hosting``: tables per app core at p99 < 100 ms (the capacity search of
 ``bench/__main__.py`` with its table model) for the laptop command (``truco serve``:
 waitress, SQLite, one process) and the hosted recipe's server (``truco serve --server
-gunicorn``, one worker, on PostgreSQL, without and with ``--poll-shortcut``), with waitress on
-PostgreSQL beside them (the hosted server before issue 23); placement as in ``--only db``: the server side (app process and
+gunicorn``, one worker, on PostgreSQL, with its poll shortcut and with ``--no-poll-shortcut``),
+with waitress on PostgreSQL beside them (the hosted server before issue 23); with
+``--reference PATH``, :data:`COMPARED` instead: the laptop's and the hosted server's code of
+another checkout beside this one's; placement as in ``--only db``: the server side (app process and
 PostgreSQL) on every core, the load generators on the client core. One app process runs
 its Python under one lock (the GIL), so one process is one app core at most; each step
 records what it used. Then, on the hosted server with ``--public-url`` (so the rate limits

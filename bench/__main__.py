@@ -268,6 +268,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting", "stats"],
                     help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
                          "bench/results_db.json; tournament: a 64-team knockout); results.json is not written")
+    ap.add_argument("--reference", metavar="PATH",
+                    help="with --only hosting: also run the laptop's and the hosted server's code from this "
+                         "checkout of another commit (git worktree add --detach PATH COMMIT), alternately with "
+                         "this one's, so the two compare on the same machine in the same minutes")
     args = ap.parse_args(argv)
     if args.only == "browser":
         return main_browser_only(args)
@@ -276,8 +280,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in ("phones", "hosting"):  # issue 23: bench/phones.py, bench/hosting.py
         from bench import hosting
 
-        budget = 120.0 if args.only == "phones" else 300.0  # about 2 and 5 minutes
-        return hosting.main(args.only, args.quick, Clock(budget), say, measure_capacity, run_loadgen)
+        budget = 120.0 if args.only == "phones" else (540.0 if args.reference else 300.0)  # about 2, 5 or 9 minutes
+        return hosting.main(args.only, args.quick, Clock(budget), say, measure_capacity, run_loadgen,
+                            reference=args.reference)
     if args.only == "stats":  # issue 22: bench/stats.py
         from bench import stats
 

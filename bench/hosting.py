@@ -6,8 +6,10 @@ phones, waitress beside gunicorn.
 ``hosting``: tables per app core at p99 < 100 ms (the capacity search of
 ``bench/__main__.py`` with its table model) for the laptop command (``truco serve``:
 waitress, SQLite, one process) and the hosted recipe's server (``truco serve --server
-gunicorn``, one worker, on PostgreSQL, without and with ``--poll-shortcut``), with waitress on
-PostgreSQL beside them (the hosted server before issue 23); placement as in ``--only db``: the server side (app process and
+gunicorn``, one worker, on PostgreSQL, with its poll shortcut and with ``--no-poll-shortcut``),
+with waitress on PostgreSQL beside them (the hosted server before issue 23); with
+``--reference PATH``, :data:`COMPARED` instead: the laptop's and the hosted server's code of
+another checkout beside this one's; placement as in ``--only db``: the server side (app process and
 PostgreSQL) on every core, the load generators on the client core. One app process runs
 its Python under one lock (the GIL), so one process is one app core at most; each step
 records what it used. Then, on the hosted server with ``--public-url`` (so the rate limits
@@ -38,11 +40,21 @@ from bench.client import Client
 from bench.states import LONG_MATCH, VIRA_MATCH, first_call
 
 RESULTS = Path(__file__).with_name("results_hosting.json")
+#: name -> (database: None for SQLite, "pg"; truco serve's options; code: None for this checkout, else
+#: ``"reference"``, the ``--reference`` checkout).
 CONFIGS = {
-    "laptop: waitress, SQLite, 1 process": (None, ()),
-    "before: waitress, PostgreSQL, 1 process": ("pg", ()),
-    "hosted: gunicorn, PostgreSQL, 1 worker": ("pg", ("--server", "gunicorn")),
-    "hosted + --poll-shortcut": ("pg", ("--server", "gunicorn", "--poll-shortcut")),
+    "laptop: waitress, SQLite, 1 process": (None, (), None),
+    "before: waitress, PostgreSQL, 1 process": ("pg", (), None),
+    "hosted: gunicorn, PostgreSQL, 1 worker (poll shortcut on)": ("pg", ("--server", "gunicorn"), None),
+    "hosted with --no-poll-shortcut": ("pg", ("--server", "gunicorn", "--no-poll-shortcut"), None),
+}
+#: With ``--reference``: this checkout's laptop and hosted servers each beside the reference's, alternately.
+COMPARED = {
+    "laptop, reference": (None, (), "reference"),
+    "laptop, this": (None, (), None),
+    "hosted, reference (gunicorn, no shortcut)": ("pg", ("--server", "gunicorn"), "reference"),
+    "hosted, this (gunicorn, shortcut on)": ("pg", ("--server", "gunicorn"), None),
+    "hosted, reference with --poll-shortcut": ("pg", ("--server", "gunicorn", "--poll-shortcut"), "reference"),
 }
 HOSTED = ("--server", "gunicorn")
 #: Tables (4 phones each, so 1,600 open connections) of the fixed load whose CPU is measured.
@@ -64,7 +76,7 @@ def save(part: str, figures: dict[str, Any]) -> None:
     RESULTS.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def main(only: str, quick: bool, clock, say, measure_capacity, run_loadgen) -> int:
+def main(only: str, quick: bool, clock, say, measure_capacity, run_loadgen, reference: str | None = None) -> int:
     from bench import wrk
 
     try:
@@ -82,7 +94,11 @@ def main(only: str, quick: bool, clock, say, measure_capacity, run_loadgen) -> i
         save("phones", r)
         print_phones(r)
     else:
-        r = {"capacity": capacity(clock, say, measure_capacity, run_loadgen, every_core, client_cores, quick)}
+        r = {"capacity": capacity(clock, say, measure_capacity, run_loadgen, every_core, client_cores, quick,
+                                  reference)}
+        if reference:
+            r["reference"] = reference_commit(reference)
+        save("hosting", r)  # kept should the floods fail
         r["floods"] = floods(say, clock, every_core, client_cores, seconds=3.0 if quick else 5.0)
         save("hosting", r)
         print_hosting(r)
@@ -124,9 +140,18 @@ def print_hosting(r: dict[str, Any]) -> None:
 # ---------------------------------------------------------------------------- capacity
 
 
-def capacity(clock, say, measure_capacity, run_loadgen, server_cores: set[int], client_cores: set[int], quick: bool):
-    """For each of :data:`CONFIGS`: the CPU a table costs at a fixed load of
-    :data:`FIXED_TABLES` tables (:func:`cpu_at`), then the capacity search (time shared evenly)."""
+def reference_commit(path: str) -> str:
+    """The commit checked out at ``path`` (what ``--reference`` ran)."""
+    out = subprocess.run(["git", "-C", path, "log", "-1", "--format=%h %s"], capture_output=True, text=True)
+    return out.stdout.strip() or path
+
+
+def capacity(clock, say, measure_capacity, run_loadgen, server_cores: set[int], client_cores: set[int], quick: bool,
+             reference: str | None = None):
+    """For each of :data:`CONFIGS` (:data:`COMPARED` with a ``reference`` checkout): the CPU
+    a table costs at a fixed load of :data:`FIXED_TABLES` tables (:func:`cpu_at`), then the
+    capacity search (time shared evenly)."""
+    configs = COMPARED if reference else CONFIGS
     from bench import db
 
     pg = db.pg_cluster()
@@ -136,16 +161,16 @@ def capacity(clock, say, measure_capacity, run_loadgen, server_cores: set[int], 
     db.pin_cluster(cluster, server_cores)
     out: dict[str, Any] = {}
     try:
-        for n, (name, (backend, args)) in enumerate(CONFIGS.items()):
+        for n, (name, (backend, args, code)) in enumerate(configs.items()):
             url = cluster.create_database() if backend == "pg" else None
-            srv = server.start(server_cores, db=url, args=args)
+            srv = server.start(server_cores, db=url, args=args, code=reference if code else None)
             client = Client(srv.base)
             try:
                 pool = [{"id": m.id, "key": m.key, "version": m.version, "taps": 0}
                         for m in (client.create_match() for _ in range(FIXED_TABLES))]
                 say(clock, f"{name}: CPU per table at {FIXED_TABLES} tables, load average {os.getloadavg()[0]:.1f}")
                 fixed = cpu_at(srv, cluster if backend == "pg" else None, client_cores, pool, run_loadgen)
-                share = (clock.left() - 40) / (len(CONFIGS) - n)  # 40 s kept for the floods
+                share = (clock.left() - 40) / (len(configs) - n)  # 40 s kept for the floods
                 say(clock, f"{name}: capacity search ({share:.0f} s), load average {os.getloadavg()[0]:.1f}")
                 cap = measure_capacity(srv, client_cores, client, pool, type(clock)(share), reserve=1.0,
                                        window_s=1.5 if quick else 2.0, windows=3,
@@ -250,18 +275,17 @@ def flood_requests(kind: str, target, others) -> list[list]:
     return out + [["POST", "/api/matches", create, {"Content-Type": "application/json"}]] * (len(out) // 10)
 
 
-def measured_taps(base: str, seconds: float) -> list[float]:
-    """Another table's taps from 127.0.0.2 for ``seconds``: ms of each (undone untimed)."""
-    client = Client(base, source="127.0.0.2")
-    m = client.create_match()
+def measured_taps(client: Client, matches: list, seconds: float) -> list[float]:
+    """Another table's taps from 127.0.0.2 for ``seconds``, on ``matches`` in turn (so
+    each stays within a table's ``match_action`` budget): ms of each (undone untimed)."""
     out = []
     end = time.monotonic() + seconds
     while time.monotonic() < end:
+        m = matches[len(out) % len(matches)]
         secs, _ = client.htmx_act(m, {"type": "call", "side": 0, "call": first_call(LONG_MATCH)})
         out.append(secs * 1000)
         client.form_undo(m)
         time.sleep(0.05)
-    client.close()
     return out
 
 
@@ -280,6 +304,8 @@ def floods(say, clock, server_cores: set[int], client_cores: set[int], seconds: 
             client = Client(srv.base, source=f"127.0.1.{i + 1}")
             matches += [client.create_match() for _ in range(21 if i == 0 else 20)]
             client.close()
+        table = Client(srv.base, source="127.0.0.2")
+        own = [table.create_match() for _ in range(20)]
         for kind in ("alone", "one_match", "one_address"):
             say(clock, f"floods: {kind}")
             proc = None
@@ -288,9 +314,9 @@ def floods(say, clock, server_cores: set[int], client_cores: set[int], seconds: 
                        "seconds": seconds + 1.0, "connections": FLOOD_CONNECTIONS}
                 proc = subprocess.Popen([sys.executable, "-m", "bench.hosting", json.dumps(cfg)],
                                         stdout=subprocess.PIPE, text=True,
-                                        preexec_fn=lambda: os.sched_setaffinity(0, client_cores))
+                                        preexec_fn=lambda: (os.sched_setaffinity(0, client_cores), os.nice(19)))
                 time.sleep(0.5)
-            lat = measured_taps(srv.base, seconds)
+            lat = measured_taps(table, own, seconds)
             case = {"p50_ms": round(statistics.median(lat), 1),
                     "p95_ms": round(sorted(lat)[int(0.95 * (len(lat) - 1))], 1), "taps": len(lat)}
             if proc is not None:

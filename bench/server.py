@@ -69,16 +69,20 @@ class Server:
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
 
-def start(server_cores: set[int], timeout: float = 20.0, db: str | None = None, args: tuple[str, ...] = ()) -> Server:
+def start(server_cores: set[int], timeout: float = 20.0, db: str | None = None, args: tuple[str, ...] = (),
+          code: str | None = None) -> Server:
     """Start ``truco serve --host 127.0.0.1 --port 0 --db <tmp> --no-qr`` pinned to
     ``server_cores`` and wait until it prints the port it listens on. ``db``: another
     database (a PostgreSQL URL) instead of a fresh SQLite file; ``args``: more options
-    (``--workers 2``).
+    (``--workers 2``); ``code``: a checkout of another commit (``git worktree add --detach
+    /tmp/ref COMMIT``) whose ``scorer`` package the server runs instead of this one (the
+    same Python and libraries), to compare two commits in one run on the same machine.
 
     :raise RuntimeError: the server exits or does not report a port within ``timeout`` s.
     """
     tmpdir = Path(tempfile.mkdtemp(prefix="truco-bench-"))
-    cmd = truco_executable() + [
+    runner = [sys.executable, "-c", "from scorer.cli.main import cli; cli()"] if code else truco_executable()
+    cmd = runner + [
         "serve", "--host", "127.0.0.1", "--port", "0", "--db", db or str(tmpdir / "bench.sqlite3"), "--no-qr",
         *args,
         # The timed taps follow each new board at once, faster than a finger: the double-tap
@@ -86,12 +90,15 @@ def start(server_cores: set[int], timeout: float = 20.0, db: str | None = None, 
         "--ghost-tap-ms", "0",
     ]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    if code:  # its scorer package before the installed one
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(code), env.get("PYTHONPATH")]))
     proc = subprocess.Popen(
         cmd,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         env=env,
+        cwd=tmpdir if code else None,  # python -c puts its working folder first on the path
         preexec_fn=lambda: os.sched_setaffinity(0, server_cores),
     )
     lines: list[str] = []

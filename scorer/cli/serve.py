@@ -234,14 +234,14 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
               show_default=True,
               help="HTTP server: waitress (a laptop at the table) or gunicorn's gthread workers (a hosted "
                    "instance behind nginx: a poll costs the same however many phones are connected).")
-@click.option("--poll-shortcut", is_flag=True,
-              help="Answer a phone's unchanged-board poll (204) before Flask: about 0.26 ms less CPU per "
-                   "poll; skips the app's per-request hooks for those polls (scorer/web/poll_shortcut.py).")
+@click.option("--poll-shortcut/--no-poll-shortcut", default=None,
+              help="Answer a phone's unchanged-board poll (204) before Flask: about 0.2 ms less CPU per "
+                   "poll (scorer/web/poll_shortcut.py). Default: on with --server gunicorn, off with waitress.")
 def serve_command(
     host: str, port: int, db_path: str, public_url: str | None, threads: int, workers: int,
     proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, secret_file: str | None,
     retention_days: int, no_qr: bool, ghost_tap_ms: int, lang: str, metrics_port: int | None = None,
-    server_name: str = "waitress", poll_shortcut: bool = False,
+    server_name: str = "waitress", poll_shortcut: bool | None = None,
 ) -> None:
     """Run the phone scoreboard (waitress) and print the address and a QR code to join.
 
@@ -257,7 +257,7 @@ def serve_command(
     config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
     config.update(secret_setting(database, secret_file))
     config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
-    config["POLL_SHORTCUT"] = poll_shortcut
+    config["POLL_SHORTCUT"] = server_name == "gunicorn" if poll_shortcut is None else poll_shortcut
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it

@@ -20,7 +20,7 @@ from flask import Flask
 
 from scorer.app.match_service import MatchService
 from scorer.app.tournament_keys import TournamentKeys, instance_secret
-from scorer.web import db, i18n, ops, security
+from scorer.web import board_cache, db, i18n, ops, security
 from scorer.web.assets import (
     HTMX_FILE, PACKAGE_DIR, asset_dir, htmx_config, init_compression, init_static_versions,
 )
@@ -108,6 +108,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config["MATCH_CACHE_SIZE"], app.config["MAX_ACTIONS"], app.config["MATCH_CACHE_ACTIONS"]
     )
     register_views(app)
+    board_cache.init_app(app)
     ops.init_app(app)
     security.init_app(app)
     security.init_security_headers(app)

@@ -17,7 +17,7 @@ from flask_babel import gettext
 
 from scorer.app import store
 from scorer.core.errors import RuleError
-from scorer.web import board, cookies, forms, qr, taps
+from scorer.web import board, board_cache, cookies, forms, qr, taps
 from scorer.web.board import render_board
 from scorer.web.common import (
     is_htmx, keyed_match_view, key_fits, match_view, service, share_base, shortened_note,
@@ -98,7 +98,7 @@ def poll(row: store.MatchRow, key: str):
     """Live update: 204 when the shown ``version`` is current, else the fragment."""
     if forms.unchanged(row, board.board_tag(row)):
         return "", 204
-    return follow_revanche(row, render_board(row, key=key), key)
+    return follow_revanche(row, board_cache.poll_board(row, key, render_board), key)
 
 
 def follow_revanche(row: store.MatchRow, response, key: str | None):

@@ -1,4 +1,4 @@
-"""An unchanged scoreboard poll answered before Flask (``truco serve --server gunicorn --poll-shortcut``).
+"""An unchanged scoreboard poll answered before Flask (on with ``truco serve --server gunicorn``).
 
 Nine requests in ten of a table are a phone asking whether its board changed (``GET
 /m/<id>/<key>/board?version=V&rematch=R&seen=T``) and being told 204, no. Through Flask
@@ -13,23 +13,32 @@ changed board, a ``Host`` that is not the public one, a database error, a proxy'
 forwarded host), goes to the app unchanged, which answers it as before.
 
 What it skips for the polls it answers: everything the app does per request. Nothing there
-refuses or counts an unchanged poll today (no rate limit applies to it, no cookie is set);
-a guard or counter added to polls later must be added here too, or this turned off.
+refuses an unchanged poll (no rate limit applies to it, no cookie is set); the app's
+metrics count it here as the app would (``truco_requests_total`` and
+``truco_request_seconds`` for the poll's route), and a finished tournament game's poll
+compares the tournament's version too, as the view does
+(:func:`scorer.app.tournament_context.board_stamp`). A guard or counter added to polls
+later must be added here too, or this turned off. ``truco serve --server gunicorn`` (the
+hosted recipe) has it on unless ``--no-poll-shortcut``; waitress (the laptop) has it off
+unless ``--poll-shortcut``.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterable
 from urllib.parse import parse_qs
 
 from flask import Flask
 
-from scorer.app import store
+from scorer.app import store, tournament_context
 from scorer.web.common import key_fits
 from scorer.web.forms import shown_tag
 
 POLL_PATH = re.compile(r"^/m/([^/]+)/([^/]+)/board$")
+#: The poll's URL rule, as the app's metrics name it.
+POLL_ROUTE = "/m/<match_id>/<key>/board"
 #: Headers the server adds itself, never copied from the app's answer.
 SERVER_HEADERS = frozenset({"date", "server", "connection", "content-length", "transfer-encoding"})
 
@@ -44,9 +53,12 @@ class UnchangedPolls:
         hosts = app.config.get("TRUSTED_HOSTS")
         self.hosts = {h.lower() for h in hosts} if hosts else None
         self.headers: list[tuple[str, str]] | None = None  # the app's 204, once seen
+        self.metrics = app.extensions.get("truco_metrics")
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        started = time.perf_counter()
         if environ.get("REQUEST_METHOD") == "GET" and self.answers(environ):
+            self.count(started)
             start_response("204 NO CONTENT", list(self.headers))
             return []
         if self.headers is None and environ.get("REQUEST_METHOD") == "GET" and POLL_PATH.match(environ.get("PATH_INFO", "")):
@@ -82,14 +94,19 @@ class UnchangedPolls:
             db = store.connect(self.database)
             try:
                 row = store.get_match(db, match_id)
+                if (row is None or not key_fits(row, key) or args.get("version", "") != str(row.version)
+                        or args.get("rematch", "0") != ("1" if row.rematch else "0")):
+                    return False
+                # As the view's tag: a finished game's also holds its tournament's version.
+                return "seen" not in args or args["seen"] == shown_tag(row, tournament_context.board_stamp(db, row))
             finally:
                 db.close()
         except Exception:  # noqa: BLE001 (the app answers it, with its 503 if the database is away)
             return False
-        return (
-            row is not None
-            and key_fits(row, key)
-            and args.get("version", "") == str(row.version)
-            and args.get("rematch", "0") == ("1" if row.rematch else "0")
-            and ("seen" not in args or args["seen"] == shown_tag(row))
-        )
+
+    def count(self, started: float) -> None:
+        """Count the answered poll in the app's metrics, as the app counts its own."""
+        metrics = self.metrics
+        if metrics is not None:
+            metrics.requests.labels(POLL_ROUTE, "GET", "204").inc()
+            metrics.latency.labels(POLL_ROUTE).observe(time.perf_counter() - started)

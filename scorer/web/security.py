@@ -9,7 +9,9 @@ https-only cookies and HSTS, Host checking and refusing cross-site posts.
   exports, CSV and cards. A client over a limit gets 429 with ``Retry-After`` and a message
   in its language. Counters live in this process (``memory://``) unless
   ``RATELIMIT_STORAGE_URI`` names a shared store (Flask-Limiter's ``redis://`` or
-  ``memcached://``), which several app servers need for one budget. The machine itself
+  ``memcached://``), which several app servers need for one budget. Once the limiter has
+  refused a client, :class:`scorer.web.flood_gate.FloodGate` refuses that client's next
+  requests of the same kind before Flask, until the window ends. The machine itself
   (loopback) is exempt while no ``PUBLIC_URL`` is set: the laptop at the table, its tests
   and its bench. Scoreboard polls are not counted (they are the cheapest request).
 - **Proxies**: ``X-Forwarded-For``/``-Proto``/``-Host`` are believed (Werkzeug's
@@ -35,6 +37,7 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorer.core.errors import N_
+from scorer.web.flood_gate import FloodGate, record_refusal
 
 #: Content-Security-Policy of every response: nothing inline, nothing from elsewhere.
 CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
@@ -184,9 +187,20 @@ def init_rate_limits(app: Flask) -> None:
             if endpoint in app.view_functions:
                 app.view_functions[endpoint] = rule(app.view_functions[endpoint])
     app.extensions["truco_limiter"] = limiter
+    kinds: dict[str, tuple[str, ...]] = {}
+    for kind, endpoints in LIMITED.items():
+        for endpoint in endpoints if limits.get(kind) else ():
+            kinds[endpoint] = (*kinds.get(endpoint, ()), kind)
+    headers = [("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
+               ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store")]  # as init_security_headers
+    if app.config.get("HSTS"):
+        headers.append(("Strict-Transport-Security", HSTS))
+    gate = FloodGate(app, app.wsgi_app, kinds, PER_MATCH, (TOO_MANY, TOO_MANY_HERE), headers)
+    app.wsgi_app = app.extensions["truco_flood_gate"] = gate
 
     @app.errorhandler(RateLimitExceeded)
     def too_many(e):
+        record_refusal(app, e)  # the client's next requests on this kind are refused before Flask
         seconds = max(1, int(e.limit.limit.get_expiry() if e.limit else 60))
         here = e.limit is not None and e.limit.scope in PER_MATCH
         message = gettext(TOO_MANY_HERE if here else TOO_MANY).format(seconds=seconds)
@@ -236,9 +250,6 @@ def refuse_cross_site() -> None:
 def init_app(app: Flask) -> None:
     """Wire in the proxy fix, the cross-site check, https's cookie and HSTS rules and the
     rate limits (see the module's docstring for the settings)."""
-    if app.config.get("PROXY_ADDRESSES"):
-        app.wsgi_app = TrustedProxyFix(app.wsgi_app, list(app.config["PROXY_ADDRESSES"]),
-                                       int(app.config.get("PROXY_HOPS", 1)))
     secure = https_public_url(app)
     app.config.setdefault("COOKIE_SECURE", secure)
     app.config.setdefault("HSTS", secure)
@@ -257,6 +268,9 @@ def init_app(app: Flask) -> None:
         return response
 
     init_rate_limits(app)
+    if app.config.get("PROXY_ADDRESSES"):  # outside the flood gate: it counts the address the proxy reports
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, list(app.config["PROXY_ADDRESSES"]),
+                                       int(app.config.get("PROXY_HOPS", 1)))
 
     @app.errorhandler(SecurityError)
     def untrusted_host(_e):

@@ -21,7 +21,7 @@ def request(conn, method, path, body=None, headers=None):
     return r.status, r.read(), r
 
 
-@pytest.mark.parametrize("shortcut", [[], ["--poll-shortcut"]], ids=["app", "poll-shortcut"])
+@pytest.mark.parametrize("shortcut", [["--no-poll-shortcut"], []], ids=["app", "poll-shortcut-by-default"])
 def test_gunicorn_serves_a_board_records_a_tap_and_answers_an_unchanged_poll_with_204(db_url, shortcut):
     """Two gthread workers on one port, on SQLite and PostgreSQL, with and without the poll
     shortcut: the scoreboard page, a tap (the htmx form post, answered with the new board),
@@ -133,3 +133,24 @@ def test_gunicorn_counts_each_client_the_trusted_proxy_names(tmp_path):
     finally:
         conn.close()
         server.stop()
+
+
+@pytest.mark.parametrize(("args", "shortcut"), [
+    (["--server", "gunicorn"], True),  # the hosted recipe: on
+    (["--server", "gunicorn", "--no-poll-shortcut"], False),
+    ([], False),  # the laptop's waitress: off
+    (["--poll-shortcut"], True),
+])
+def test_the_poll_shortcut_is_on_for_the_hosted_server_and_off_for_the_laptop(tmp_path, monkeypatch,
+                                                                                waitress_stub, args, shortcut):
+    from click.testing import CliRunner
+
+    from scorer.cli.main import cli
+
+    seen = {}
+    monkeypatch.setattr(hosted, "serve", lambda *a, **kw: seen.setdefault("config", a[4]))
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--no-qr", "--retention-days", "0",
+                                      "--db", str(tmp_path / "s.sqlite3"), *args])
+    assert result.exit_code == 0, result.output
+    config = seen["config"] if "config" in seen else waitress_stub["app"].config
+    assert bool(config["POLL_SHORTCUT"]) is shortcut

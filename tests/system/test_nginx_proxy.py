@@ -173,3 +173,63 @@ def test_the_proxy_refuses_one_addresss_flood_of_writes_before_truco_serve(hoste
     assert len(answers) == 800 and by_nginx and len(reached) < 800
     assert set(reached) <= {403, 429}  # what got through met the app's wrong-key limit
     assert tap(table, match, 0) == 200  # another address taps on
+
+
+def flood(proxy: Proxy, addresses: list[str], count: int, method: str, path: str, body: bytes | None = None,
+          headers: dict | None = None) -> list[tuple[int, str]]:
+    """Each of ``addresses`` sends ``count`` requests on one keep-alive https connection, all
+    at once, as fast as answered: ``(status, body)`` of every answer."""
+    import threading
+
+    answers: list[tuple[int, str]] = []
+    lock = threading.Lock()
+    context = Phone(proxy, addresses[0]).context
+
+    def one(address: str) -> None:
+        conn = http.client.HTTPSConnection("127.0.0.1", proxy.https_port, context=context,
+                                           source_address=(address, 0), timeout=10)
+        for _ in range(count):
+            conn.request(method, path, body=body, headers={"Host": HOST, **(headers or {})})
+            r = conn.getresponse()
+            with lock:
+                answers.append((r.status, r.read().decode("utf-8", "replace")))
+        conn.close()
+
+    threads = [threading.Thread(target=one, args=(a,)) for a in addresses]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    return answers
+
+
+def by_nginx(answers: list[tuple[int, str]]) -> list[int]:
+    """The statuses nginx answered itself (its 429 page), and the ones truco serve did."""
+    return [status for status, text in answers if status == 429 and "from this address, or for this match" in text]
+
+
+def test_the_proxy_refuses_one_addresss_polls_flooding_one_match(hosted):
+    """One address's reads of one match past 50 a second (bursts of 200) get nginx's 429;
+    the table's own phones poll that match on, and the flooder's other matches too."""
+    _server, proxy = hosted()
+    table = Phone(proxy, "127.0.0.14")
+    match, other = create(table)[1], create(table)[1]
+    poll = "/m/{id}/{edit_key}/board?version=0&rematch=0"
+    answers = flood(proxy, ["127.0.0.30"] * 4, 100, "GET", poll.format(**match))
+    assert len(answers) == 400 and by_nginx(answers)
+    assert {s for s, text in answers if "or for this match" not in text} == {204}
+    assert table.request("GET", poll.format(**match))[0] == 204  # the table's phone, another address
+    assert Phone(proxy, "127.0.0.30").request("GET", poll.format(**other))[0] == 204
+
+
+def test_the_proxy_refuses_one_addresss_flood_of_heavy_reads(hosted):
+    """Exports, statistics, state and TV reads from one address past 20 a second (bursts of
+    100) get nginx's 429 (truco serve's own read limits are off here, so every 429 is
+    nginx's); another address reads on."""
+    _server, proxy = hosted("read=off", "match_read=off")
+    table = Phone(proxy, "127.0.0.15")
+    match = create(table)[1]
+    answers = flood(proxy, ["127.0.0.40"] * 3, 100, "GET", f"/api/matches/{match['id']}/export")
+    assert len(answers) == 300 and by_nginx(answers)
+    assert {s for s, text in answers if "or for this match" not in text} == {200}
+    assert table.request("GET", f"/api/matches/{match['id']}/export")[0] == 200

@@ -112,3 +112,16 @@ def test_a_new_action_is_seen_on_the_very_next_poll(tmp_path):
                headers=HX)
     got = short.get(path + "/board?version=1&rematch=0", headers=HX)
     assert got.status_code == 200 and b'data-version="2"' in got.data
+
+
+def test_the_polls_it_answers_are_counted_in_the_apps_metrics(tmp_path):
+    from scorer.web.ops import registry
+
+    plain, short, calls = pair(tmp_path)
+    path, _ = new_match(plain)
+    for _ in range(4):
+        assert short.get(path + "/board?version=1&rematch=0", headers=HX).status_code == 204
+    labels = {"route": "/m/<match_id>/<key>/board", "method": "GET", "status": "204"}
+    metrics = registry(short.application)
+    assert metrics.get_sample_value("truco_requests_total", labels) == 4  # 1 by Flask, 3 before it
+    assert metrics.get_sample_value("truco_request_seconds_count", {"route": labels["route"]}) == 4

@@ -257,3 +257,23 @@ def test_a_reopened_ended_board_offers_undo_not_a_revanche_that_would_be_refused
     assert 'id="revanche"' not in board and f'id="to-tournament" href="/tv/{t["id"]}"' in board
     assert 'class="undo" id="undo">' in board and 'id="undo-why"' not in board
     assert client.post(edit_path(semi) + "/revanche", headers=EN).status_code == 409  # as before
+
+
+def test_the_poll_shortcut_answers_a_finished_board_and_lets_the_tournaments_news_through(db_url):
+    """``truco serve --server gunicorn``'s poll shortcut compares a finished game's tag with
+    its tournament's version, as the view does: an unchanged finished board is answered
+    before Flask, and the other semifinal's end still reaches it in the next poll."""
+    app = create_app({"TESTING": True, "DATABASE": db_url, "POLL_SHORTCUT": True})
+    calls: list[int] = []
+    app.before_request(lambda: calls.append(1))
+    client = app.test_client()
+    t = create(client)
+    semi = matches(client, t)["main:1:1"]
+    finish(client, semi, 0)
+    poll = board_poll(page(client, edit_path(semi)))
+    assert client.get(poll, headers=HX).status_code == 204  # the first 204 goes through Flask
+    before = len(calls)
+    assert client.get(poll, headers=HX).status_code == 204 and len(calls) == before  # answered before Flask
+    finish(client, matches(client, t)["main:1:2"], 1)
+    r = client.get(poll, headers={**HX, **EN})
+    assert r.status_code == 200 and "Final against Trio Parada Dura" in html.unescape(r.get_data(as_text=True))

@@ -10,14 +10,23 @@ from scorer.core.variants import VARIANTS, PageWord, TableWords
 
 
 class _CallNames(Mapping[str, str]):
-    """Call id -> its name at the first registered table that says it (read from the registry
-    each time, so a variant registered later is named too)."""
+    """Call id -> its name at the first registered table that says it (built again whenever
+    the registry's variants change, so a variant registered later is named too; a log line
+    names calls through it, so it is not rebuilt on every lookup)."""
+
+    def __init__(self) -> None:
+        self._built: tuple[tuple[int, ...], dict[str, str]] = ((), {})
 
     def _names(self) -> dict[str, str]:
-        names: dict[str, str] = {}
+        stamp = tuple(map(id, VARIANTS.values()))
+        built_for, names = self._built
+        if built_for == stamp:
+            return names
+        names = {}
         for variant in VARIANTS.values():
             for call in variant.call_ids():
                 names.setdefault(call, variant.words.calls.get(call, call))
+        self._built = (stamp, names)  # one assignment: a thread reads the old pair or the new one
         return names
 
     def __getitem__(self, call: str) -> str:

@@ -1,0 +1,90 @@
+"""scorer/web/board_cache.py: a poll's new board rendered once for the phones of a table,
+the same answer as a fresh render but for the time it was shown."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from scorer.web import create_app
+
+HX = {"HX-Request": "true"}
+NOW = re.compile(r'(data-now|name="shown" value)="[0-9.]+"')
+
+
+def pair(tmp_path):
+    """One database served with and without the cache: ``(plain, cached, app)``."""
+    base = {"TESTING": True, "DATABASE": tmp_path / "b.sqlite3", "GHOST_TAP_SECONDS": 0}
+    cached = create_app(base)
+    return create_app({**base, "BOARD_CACHE_SIZE": 0}).test_client(), cached.test_client(), cached
+
+
+def tap(client, path, version, action=None):
+    form = {"action": json.dumps(action or {"type": "hand_winner", "side": 0}), "version": str(version)}
+    assert client.post(path + "/actions", data=form, headers=HX).status_code == 200
+
+
+def new_match(client) -> str:
+    made = client.post("/api/matches", json={"variant": "paulista"}).get_json()
+    return f"/m/{made['id']}/{made['edit_key']}"
+
+
+def same(a, b) -> bool:
+    """Equal answers once the time each was shown is blanked."""
+    return (a.status_code, NOW.sub("", a.get_data(as_text=True)), a.headers.get("Vary")) == (
+        b.status_code, NOW.sub("", b.get_data(as_text=True)), b.headers.get("Vary"))
+
+
+@pytest.mark.parametrize("change", [
+    None,
+    lambda c, p: tap(c, p, 1),  # a new action: a new version
+    lambda c, p: c.post("/api/matches/" + p.split("/")[2] + "/names", json={"names": ["Ana", "Bia"]},
+                        headers={"X-Edit-Key": p.split("/")[3]}),  # renamed: the same version, a new tag
+])
+@pytest.mark.parametrize("language", ["pt-BR", "es", "en"])
+def test_a_kept_board_is_the_board_a_fresh_render_gives(tmp_path, monkeypatch, change, language):
+    import itertools
+    import types
+
+    from scorer.web import board_cache
+
+    clock = itertools.count(2_000_000_000)
+    monkeypatch.setattr(board_cache, "time", types.SimpleNamespace(time=lambda: float(next(clock))))
+    plain, cached, app = pair(tmp_path)
+    path = new_match(plain)
+    tap(plain, path, 0)
+    if change is not None:
+        cached.get(path + "/board?version=0&rematch=0", headers={**HX, "Accept-Language": language})  # kept
+        change(plain, path)
+    headers = {**HX, "Accept-Language": language}
+    answers = [cached.get(path + "/board?version=0&rematch=0", headers=headers) for _ in range(3)]
+    fresh = plain.get(path + "/board?version=0&rematch=0", headers=headers)
+    assert all(same(a, fresh) for a in answers)
+    assert app.extensions["truco_board_cache"].hits >= 2  # the second and third phones: kept
+    kept = [a.get_data(as_text=True) for a in answers[1:]]
+    # Each kept answer says when it was shown, everywhere the guard reads it.
+    assert 'data-now="2000000000.000"' in kept[0] and 'data-now="2000000001.000"' in kept[1]
+    assert 'name="shown" value="2000000001.000"' in kept[1] and "2000000000.000" not in kept[1]
+
+
+def test_a_finished_board_is_rendered_every_time(tmp_path):
+    _plain, cached, app = pair(tmp_path)
+    path = new_match(cached)
+    tap(cached, path, 0, {"type": "adjust", "side": 0, "delta": 12})  # 12 points: the match ends
+    assert cached.get("/api/matches/" + path.split("/")[2]).get_json()["winner"] == 0
+    for _ in range(3):
+        assert cached.get(path + "/board?version=0&rematch=0", headers=HX).status_code == 200
+    assert app.extensions["truco_board_cache"].hits == 0
+
+
+def test_the_language_and_the_key_are_part_of_what_is_kept(tmp_path):
+    _plain, cached, _app = pair(tmp_path)
+    path = new_match(cached)
+    tap(cached, path, 0)
+    pt = cached.get(path + "/board?version=0", headers={**HX, "Accept-Language": "pt-BR"}).get_data(as_text=True)
+    en = cached.get(path + "/board?version=0", headers={**HX, "Accept-Language": "en"}).get_data(as_text=True)
+    assert NOW.sub("", pt) != NOW.sub("", en)
+    wrong = cached.get(path[:-3] + "xyz/board?version=0", headers=HX)
+    assert wrong.status_code == 403  # the key is checked before anything is kept or given

@@ -8,6 +8,26 @@ from scorer.app import store
 from scorer.web import create_app
 
 
+def pytest_configure(config):
+    # Registered here too, so the marks below are known with pytest-xdist disabled (-p no:xdist).
+    config.addinivalue_line("markers", "xdist_group(name): run these tests on one pytest-xdist worker")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """Tests that share a module's fixture (a server, a fresh checkout, a costly table) run on one
+    worker under pytest-xdist (``--dist loadgroup``, pyproject.toml): the fixture is made once, as
+    in a serial run. Every other test goes to whichever worker is free."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        shared = any(d.scope in ("package", "module", "class")
+                     for defs in info.name2fixturedefs.values() for d in defs)
+        if shared:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
 @pytest.fixture
 def app(tmp_path):
     return create_app({"TESTING": True, "DATABASE": tmp_path / "web.sqlite3"})
@@ -20,7 +40,8 @@ def client(app):
 
 @pytest.fixture(scope="session")
 def postgres():
-    """A PostgreSQL cluster for the whole run. Skipped where Debian's binaries are
+    """A PostgreSQL cluster for the whole run (one per pytest-xdist worker: each its own
+    folder and free port). Skipped where Debian's binaries are
     missing, except in CI (``CI=true``), where ``.ci/run`` installs them: there a
     missing binary fails the tests."""
     pg_cluster.require()
@@ -32,9 +53,10 @@ def postgres():
 
 @pytest.fixture
 def pg_url(postgres):
-    """A fresh, empty PostgreSQL database (its URL)."""
+    """A fresh, empty PostgreSQL database (its URL), dropped after the test."""
     url = postgres.create_database()
     yield url
+    postgres.drop_database(url)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

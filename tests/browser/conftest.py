@@ -24,6 +24,11 @@ from live_server import Server  # noqa: E402
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
+#: How long an ``expect`` waits for the page to reach the state it names (Playwright's default
+#: is 5 s): a bound for a page that never gets there, never a rhythm; a machine busy with other
+#: work (parallel test workers, a build) must not turn a slow page into a failure.
+playwright_sync.expect.set_options(timeout=20_000)
+
 CHROMIUM = "/usr/bin/chromium"
 #: A LAN-like name for 127.0.0.1: http://truco.lan is not a secure context (no wake lock,
 #: no service worker), as a phone opening http://192.168.x.y would see it.
@@ -86,6 +91,26 @@ def new_context(browser, *, lang="pt_BR", scheme="light", **kw):
     ctx.add_init_script(RECORDER)
     ctx.add_init_script(path=str(AXE))
     return ctx
+
+
+def shown_long_ago(page, seconds: float = 10.0) -> None:
+    """Tell the server's double-tap guard that the board on ``page`` was shown ``seconds``
+    before it was: every button's ``shown`` is set back from the board's ``data-now``. A test
+    that taps a board it has just opened, on a server with the guard on, then taps it as a
+    player who read it first, however soon after the page arrived its tap goes out (the guard's
+    window runs on the server's clock, which no page clock moves)."""
+    shown = float(page.locator("#scoreboard").get_attribute("data-now")) - seconds
+    page.eval_on_selector_all("input[name=shown]", "(inputs, t) => inputs.forEach(i => i.value = t)", f"{shown:.3f}")
+
+
+def pump(page, turns: int = 250, until=None) -> None:
+    """Give Playwright up to ``turns`` round trips to the page (each lets it run the route and
+    request handlers waiting for it), stopping once ``until()`` is true. Unlike a wait on a
+    timer it works with the page's clock paused (``page.clock.pause_at``)."""
+    for _ in range(turns):
+        if until is not None and until():
+            return
+        page.evaluate("() => null")
 
 
 def watch_errors(page, errors: list[str]) -> None:

@@ -8,26 +8,6 @@ from scorer.app import store
 from scorer.web import create_app
 
 
-def pytest_configure(config):
-    # Registered here too, so the marks below are known with pytest-xdist disabled (-p no:xdist).
-    config.addinivalue_line("markers", "xdist_group(name): run these tests on one pytest-xdist worker")
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items):
-    """Tests that share a module's fixture (a server, a fresh checkout, a costly table) run on one
-    worker under pytest-xdist (``--dist loadgroup``, pyproject.toml): the fixture is made once, as
-    in a serial run. Every other test goes to whichever worker is free."""
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None:
-            continue
-        shared = any(d.scope in ("package", "module", "class")
-                     for defs in info.name2fixturedefs.values() for d in defs)
-        if shared:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
-
-
 @pytest.fixture
 def app(tmp_path):
     return create_app({"TESTING": True, "DATABASE": tmp_path / "web.sqlite3"})

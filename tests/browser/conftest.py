@@ -1,5 +1,5 @@
 """Shared pieces of the browser tests: Debian's Chromium through Playwright, a real
-``truco serve`` per test (tests/live_server.py), axe-core injected into every page, and
+``truco serve`` per worker (tests/live_server.py), axe-core injected into every page, and
 small HTTP helpers that set a match up without tapping through it.
 
 axe-core is vendored under tests/browser/vendor/ (version and sha256 in axe.txt); it is
@@ -73,16 +73,35 @@ def chromium():
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def servers(tmp_path_factory):
+    """``servers(ghost_tap_ms)``: this worker's ``truco serve`` on 127.0.0.1 with that
+    double-tap guard, on a temporary database, shared by the tests that ask for it (each sets
+    up matches of its own; starting a server per test was a tenth of the suite's time). One
+    that a test stopped or killed is replaced by a new one for the next test; all are stopped
+    at the end."""
+    running: dict[int, Server] = {}
+
+    def server(ghost_tap_ms: int) -> Server:
+        found = running.get(ghost_tap_ms)
+        if found is None or found.proc.poll() is not None:
+            folder = tmp_path_factory.mktemp(f"serve-{ghost_tap_ms}ms")
+            found = running[ghost_tap_ms] = Server(folder / "serve.sqlite3", threads=4, ghost_tap_ms=ghost_tap_ms)
+        return found
+
+    yield server
+    for found in running.values():
+        if found.proc.poll() is None:
+            found.stop()
+
+
 @pytest.fixture
-def live(tmp_path):
-    """``truco serve`` on 127.0.0.1 with a temporary database; stopped at the end.
+def live(servers):
+    """``truco serve`` on 127.0.0.1 (see :func:`servers`).
 
     The double-tap guard is off: tests tap the moment a board arrives, which a finger cannot
     (tests/browser/test_double_tap.py checks the guard with it on)."""
-    server = Server(tmp_path / "serve.sqlite3", threads=4, ghost_tap_ms=0)
-    yield server
-    if server.proc.poll() is None:
-        server.stop()
+    return servers(0)
 
 
 def new_context(browser, *, lang="pt_BR", scheme="light", **kw):

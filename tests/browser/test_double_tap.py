@@ -9,18 +9,14 @@ import re
 
 import pytest
 from conftest import action_button, create_match, new_context, shown_long_ago, stored
-from live_server import Server
 from playwright.sync_api import expect
 
 WON = {"side": 0, "type": "hand_winner"}
 
 
 @pytest.fixture
-def guarded(tmp_path):
-    server = Server(tmp_path / "guarded.sqlite3", threads=4, ghost_tap_ms=3000)
-    yield server
-    if server.proc.poll() is None:
-        server.stop()
+def guarded(servers):
+    return servers(3000)
 
 
 def test_a_button_that_stayed_counts_again_and_one_that_just_took_a_place_does_not(chromium, guarded):

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from conftest import (PHONE, action_button, api_act, create_match, new_context, pump, shown_long_ago, stored,
                       watch_errors)
-from live_server import Server
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/ (the states)
@@ -33,12 +32,9 @@ PLACES = """() => {
 
 
 @pytest.fixture
-def guarded(tmp_path):
+def guarded(servers):
     """``truco serve`` with the double-tap guard as shipped (``--ghost-tap-ms 350``)."""
-    server = Server(tmp_path / "guarded.sqlite3", threads=4, ghost_tap_ms=350)
-    yield server
-    if server.proc.poll() is None:
-        server.stop()
+    return servers(350)
 
 
 def set_up(live, variant, fields, actions):
@@ -412,13 +408,15 @@ SETTLED = re.compile(r"\bsettled\b")
 
 
 def clocked_board(chromium, live):
-    """A new paulista match on a phone whose clock is Playwright's: ``(context, page, the
-    card of Nós's score)``."""
+    """A new paulista match on a phone whose clock is Playwright's, paused (the page's time
+    moves only as the test runs it, however long the machine takes between two steps):
+    ``(context, page, the card of Nós's score)``."""
     path, _match_id, _key = set_up(live, "paulista", {}, [])
     ctx = new_context(chromium)
     page = ctx.new_page()
     page.clock.install()
     page.goto(live.url + path)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     return ctx, page, page.locator(".scores .side0")
 
 
@@ -451,12 +449,10 @@ def test_an_unchanged_poll_does_not_hold_the_mark_longer(chromium, live):
     page.evaluate("""() => { window.__polled = null;
       document.addEventListener('htmx:finally:request', (e) => { window.__polled = e.detail.ctx.response.status; }, {once: true});
       htmx.ajax('GET', document.getElementById('scoreboard').getAttribute('hx-get'), {source: '#scoreboard'}); }""")
-    for _ in range(500):  # the poll's answer and its events (the page's timers are Playwright's)
-        if page.evaluate("() => window.__polled") is not None:
-            break
+    pump(page, 500, until=lambda: page.evaluate("() => window.__polled") is not None)  # the poll's answer and its events
     assert page.evaluate("() => window.__polled") == 204
     assert not SETTLED.search(card.get_attribute("class"))
-    page.clock.run_for(500)  # 1.0 s after the change (read at once: the page's clock also runs on its own)
+    page.clock.run_for(500)  # 1.0 s after the change
     assert SETTLED.search(card.get_attribute("class")), card.get_attribute("class")
     ctx.close()
 

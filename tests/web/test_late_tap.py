@@ -27,7 +27,7 @@ def frozen(monkeypatch):
     from scorer.app.store import actions
     from scorer.web import matches
 
-    now = time.time()
+    now = round(time.time(), 3)  # to the millisecond, as the pages write it
     clock = types.SimpleNamespace(time=lambda: now)
     monkeypatch.setattr(matches, "time", clock)
     monkeypatch.setattr(actions, "time", clock)

@@ -77,7 +77,7 @@ def chromium():
 def servers(tmp_path_factory):
     """``servers(ghost_tap_ms)``: this worker's ``truco serve`` on 127.0.0.1 with that
     double-tap guard, on a temporary database, shared by the tests that ask for it (each sets
-    up matches of its own; starting a server per test was a tenth of the suite's time). One
+    up matches of its own; a server per test was a hundred starts, each about a second). One
     that a test stopped or killed is replaced by a new one for the next test; all are stopped
     at the end."""
     running: dict[int, Server] = {}

@@ -2,10 +2,17 @@
 backends (SQLite, and a throwaway PostgreSQL cluster, see ``pg_cluster.py``)."""
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 import pg_cluster
 from scorer.app import store
 from scorer.web import create_app
+
+# Property tests: no time limit per example and no "too slow to generate" health check, so a
+# busy machine (parallel workers, other work) never fails one; every test keeps the number of
+# examples it declares (Hypothesis's 100 where it declares none).
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 
 @pytest.fixture
@@ -20,9 +27,9 @@ def client(app):
 
 @pytest.fixture(scope="session")
 def postgres():
-    """A PostgreSQL cluster for the whole run. Skipped where Debian's binaries are
-    missing, except in CI (``CI=true``), where ``.ci/run`` installs them: there a
-    missing binary fails the tests."""
+    """A PostgreSQL cluster for the whole run (one per pytest-xdist worker: each its own
+    folder and free port). Skipped where Debian's binaries are missing, except in CI
+    (``CI=true``), where ``.ci/run`` installs them: there a missing binary fails the tests."""
     pg_cluster.require()
     cluster = pg_cluster.Cluster()
     yield cluster
@@ -32,9 +39,10 @@ def postgres():
 
 @pytest.fixture
 def pg_url(postgres):
-    """A fresh, empty PostgreSQL database (its URL)."""
+    """A fresh, empty PostgreSQL database (its URL), dropped after the test."""
     url = postgres.create_database()
     yield url
+    postgres.drop_database(url)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

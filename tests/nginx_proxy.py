@@ -29,6 +29,8 @@ OPENSSL = shutil.which("openssl") or "/usr/bin/openssl"
 SHIPPED = Path(__file__).resolve().parents[1] / "docs" / "hosting" / "nginx.conf"
 #: The public host name the shipped file serves.
 HOST = "truco.example.org"
+#: How many pairs of free ports the proxy tries before giving up.
+PORT_TRIES = 5
 
 
 def require() -> None:
@@ -84,10 +86,20 @@ class Proxy:
         subprocess.run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={HOST}",
                         "-keyout", str(self.folder / "key.pem"), "-out", str(self.folder / "cert.pem")],
                        check=True, capture_output=True)
+        (self.folder / "tmp").mkdir()
+        for attempt in range(PORT_TRIES):
+            try:
+                self._start(upstream_port, timeout)
+                return
+            except RuntimeError as e:
+                # Another process (a parallel test worker) bound a free port first: others.
+                if "Address already in use" not in str(e) or attempt == PORT_TRIES - 1:
+                    raise
+
+    def _start(self, upstream_port: int, timeout: float) -> None:
         self.http_port, self.https_port = free_port(), free_port()
         (self.folder / "truco.conf").write_text(
             site_config(self.folder, upstream_port, self.http_port, self.https_port), encoding="utf-8")
-        (self.folder / "tmp").mkdir()
         temp = "\n".join(f"    {kind}_temp_path {self.folder / 'tmp' / kind};"
                          for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
         # As root nginx's workers would run as nobody, who cannot enter the test's folders.

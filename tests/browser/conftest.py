@@ -1,5 +1,5 @@
 """Shared pieces of the browser tests: Debian's Chromium through Playwright, a real
-``truco serve`` per test (tests/live_server.py), axe-core injected into every page, and
+``truco serve`` per worker (tests/live_server.py), axe-core injected into every page, and
 small HTTP helpers that set a match up without tapping through it.
 
 axe-core is vendored under tests/browser/vendor/ (version and sha256 in axe.txt); it is
@@ -23,6 +23,11 @@ sys.path.insert(0, str(HERE.parent))  # tests/live_server.py
 from live_server import Server  # noqa: E402
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
+
+#: How long an ``expect`` waits for the page to reach the state it names (Playwright's default
+#: is 5 s): a bound for a page that never gets there, never a rhythm; a machine busy with other
+#: work (parallel test workers, a build) must not turn a slow page into a failure.
+playwright_sync.expect.set_options(timeout=20_000)
 
 CHROMIUM = "/usr/bin/chromium"
 #: A LAN-like name for 127.0.0.1: http://truco.lan is not a secure context (no wake lock,
@@ -68,16 +73,35 @@ def chromium():
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def servers(tmp_path_factory):
+    """``servers(ghost_tap_ms)``: this worker's ``truco serve`` on 127.0.0.1 with that
+    double-tap guard, on a temporary database, shared by the tests that ask for it (each sets
+    up matches of its own; a server per test was a hundred starts, each about a second). One
+    that a test stopped or killed is replaced by a new one for the next test; all are stopped
+    at the end."""
+    running: dict[int, Server] = {}
+
+    def server(ghost_tap_ms: int) -> Server:
+        found = running.get(ghost_tap_ms)
+        if found is None or found.proc.poll() is not None:
+            folder = tmp_path_factory.mktemp(f"serve-{ghost_tap_ms}ms")
+            found = running[ghost_tap_ms] = Server(folder / "serve.sqlite3", threads=4, ghost_tap_ms=ghost_tap_ms)
+        return found
+
+    yield server
+    for found in running.values():
+        if found.proc.poll() is None:
+            found.stop()
+
+
 @pytest.fixture
-def live(tmp_path):
-    """``truco serve`` on 127.0.0.1 with a temporary database; stopped at the end.
+def live(servers):
+    """``truco serve`` on 127.0.0.1 (see :func:`servers`).
 
     The double-tap guard is off: tests tap the moment a board arrives, which a finger cannot
     (tests/browser/test_double_tap.py checks the guard with it on)."""
-    server = Server(tmp_path / "serve.sqlite3", threads=4, ghost_tap_ms=0)
-    yield server
-    if server.proc.poll() is None:
-        server.stop()
+    return servers(0)
 
 
 def new_context(browser, *, lang="pt_BR", scheme="light", **kw):
@@ -86,6 +110,26 @@ def new_context(browser, *, lang="pt_BR", scheme="light", **kw):
     ctx.add_init_script(RECORDER)
     ctx.add_init_script(path=str(AXE))
     return ctx
+
+
+def shown_long_ago(page, seconds: float = 10.0) -> None:
+    """Tell the server's double-tap guard that the board on ``page`` was shown ``seconds``
+    before it was: every button's ``shown`` is set back from the board's ``data-now``. A test
+    that taps a board it has just opened, on a server with the guard on, then taps it as a
+    player who read it first, however soon after the page arrived its tap goes out (the guard's
+    window runs on the server's clock, which no page clock moves)."""
+    shown = float(page.locator("#scoreboard").get_attribute("data-now")) - seconds
+    page.eval_on_selector_all("input[name=shown]", "(inputs, t) => inputs.forEach(i => i.value = t)", f"{shown:.3f}")
+
+
+def pump(page, turns: int = 250, until=None) -> None:
+    """Give Playwright up to ``turns`` round trips to the page (each lets it run the route and
+    request handlers waiting for it), stopping once ``until()`` is true. Unlike a wait on a
+    timer it works with the page's clock paused (``page.clock.pause_at``)."""
+    for _ in range(turns):
+        if until is not None and until():
+            return
+        page.evaluate("() => null")
 
 
 def watch_errors(page, errors: list[str]) -> None:

@@ -6,52 +6,55 @@ Found by trying to break the app."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
-from conftest import action_button, create_match, new_context, stored
-from live_server import Server
+from conftest import action_button, create_match, new_context, shown_long_ago, stored
 from playwright.sync_api import expect
 
 WON = {"side": 0, "type": "hand_winner"}
 
 
 @pytest.fixture
-def guarded(tmp_path):
-    # A wide window, so "at once" stays inside it however loaded the machine is.
-    server = Server(tmp_path / "guarded.sqlite3", threads=4, ghost_tap_ms=3000)
-    yield server
-    if server.proc.poll() is None:
-        server.stop()
-
+def guarded(servers):
+    return servers(3000)
 
 
 def test_a_button_that_stayed_counts_again_and_one_that_just_took_a_place_does_not(chromium, guarded):
     """Issue #14 changed this: the guard is about places. The same "won the hand" tapped again
     as soon as a finger can (0.3 s: less is a bounce, issue 19) counts (it stayed in its place:
     two hands in a row); a button that has just taken the place of another (here "Quero!",
-    where nothing was) is inert, and looks it."""
+    where nothing was) is inert, and looks it, for the guard's 3 s. The page's clock is
+    Playwright's, paused: its time moves only as the test runs it."""
     path, match_id, _key = create_match(guarded)
     ctx = new_context(chromium)
     page = ctx.new_page()
     try:
+        page.clock.install()
         page.goto(f"http://127.0.0.1:{guarded.port}{path}")
-        # The board was shown long enough ago: the server's guard is told so.
-        page.eval_on_selector_all("input[name=shown]", "els => els.forEach(e => e.value = String(Date.now() / 1000 - 10))")
+        shown_long_ago(page)  # the board was shown long enough ago: the server's guard is told so
+        page.clock.pause_at(page.evaluate("Date.now()") + 1000)
         action_button(page, WON).click()
-        tapped = time.monotonic()
+        page.clock.run_for(100)  # the frame and the two turns before the tap is sent
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
-        page.wait_for_timeout(max(0.0, 300 - (time.monotonic() - tapped) * 1000))  # the finger's rhythm
+        page.clock.run_for(200)  # the finger's rhythm: 0.3 s after the first tap
         action_button(page, WON).click()  # the same place, soon after: a second hand
+        page.clock.run_for(100)
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
         assert stored(guarded, match_id)["version"] == 2
         action_button(page, {"call": "truco", "side": 0, "type": "call"}).click()
+        page.clock.run_for(100)
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "3")
         quero = action_button(page, {"side": 1, "type": "quiero"})
         expect(page.locator("#slot-1-yes")).to_have_class(re.compile(r"\bfresh\b"))
+        page.clock.run_for(1000)  # 1 s after the board changed, well inside the guard's 3 s
+        posts = []
+        page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
         quero.click()  # lands on a place that just changed: nothing is sent
+        page.clock.run_for(100)  # when a tap taken would have been sent
+        expect(page.locator("#slot-1-yes")).to_have_class(re.compile(r"\bfresh\b"))
+        page.clock.run_for(2000)  # the guard's 3 s are over
         expect(page.locator("#slot-1-yes")).not_to_have_class(re.compile(r"\bfresh\b"))
-        assert stored(guarded, match_id)["version"] == 3
+        assert posts == [] and stored(guarded, match_id)["version"] == 3
     finally:
         ctx.close()
 

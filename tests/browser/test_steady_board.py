@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import PHONE, action_button, api_act, create_match, new_context, stored, watch_errors
-from live_server import Server
+from conftest import (PHONE, action_button, api_act, create_match, new_context, pump, shown_long_ago, stored,
+                      watch_errors)
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/ (the states)
@@ -32,12 +32,9 @@ PLACES = """() => {
 
 
 @pytest.fixture
-def guarded(tmp_path):
+def guarded(servers):
     """``truco serve`` with the double-tap guard as shipped (``--ghost-tap-ms 350``)."""
-    server = Server(tmp_path / "guarded.sqlite3", threads=4, ghost_tap_ms=350)
-    yield server
-    if server.proc.poll() is None:
-        server.stop()
+    return servers(350)
 
 
 def set_up(live, variant, fields, actions):
@@ -101,21 +98,33 @@ QUERO_CASES = [
 ]
 
 
-def double_tap_after_quero(chromium, server, variant, fields, call, gap):
-    """Tap Eles' "Quero" and again at the same point ``gap`` ms later; the stored state."""
+def quero_board(chromium, server, variant, fields, call):
+    """A match waiting for Eles' answer to ``call``, open on a phone whose clock is Playwright's
+    and paused (the page's time moves only as the test runs it): ``(context, page, match id,
+    (x, y) of "Quero")``. The board counts as read a while ago (:func:`shown_long_ago`)."""
     path, match_id, _key = set_up(server, variant, fields, [call])
     ctx = new_context(chromium)
     page = ctx.new_page()
+    page.clock.install()
     page.goto(server.url + path)
+    shown_long_ago(page)
     box = action_button(page, {"side": 1, "type": "quiero"}).bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    return ctx, page, match_id, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def double_tap_after_quero(chromium, server, variant, fields, call, gap):
+    """Tap Eles' "Quero" and again at the same point ``gap`` ms later by the page's clock, its
+    answer having come in between; the stored state. The server's double-tap guard is told the
+    answer's board was shown long ago: what a second tap meets is the page's own guard."""
+    ctx, page, match_id, (x, y) = quero_board(chromium, server, variant, fields, call)
     page.touchscreen.tap(x, y)
-    tapped = time.monotonic()
+    page.clock.run_for(100)  # the frame and the two turns before the tap is sent
     expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
-    # The finger's rhythm, counted from the first tap (input timing, not synchronisation);
-    # on a slow machine the answer may come later than that: the second tap then lands on it.
-    page.wait_for_timeout(max(0.0, gap - (time.monotonic() - tapped) * 1000))
+    shown_long_ago(page)  # the server's guard would take a second tap: the page's guard is what holds
+    page.clock.run_for(gap - 100)  # the finger's rhythm
     page.touchscreen.tap(x, y)
+    page.clock.resume()
     # A poll sent after the second tap: the page sends none while a tap of its own is waiting
     # or on its way, so by then that tap, if it was taken, has been answered.
     with page.expect_request(lambda r: "/board?" in r.url, timeout=10_000):
@@ -134,37 +143,62 @@ def test_slow_double_taps_after_quero_record_nothing_more(chromium, guarded, var
 
 
 @pytest.mark.parametrize("gap", [400, 800])
+@pytest.mark.parametrize(("variant", "fields", "call"), QUERO_CASES, ids=["paulista-truco", "argentino-envido"])
+def test_slow_double_taps_after_quero_answered_late_record_nothing_more(chromium, guarded, variant, fields, call, gap):
+    """The same double tap on a slow Wi-Fi: "Quero"'s answer comes after the second tap, which
+    lands on "Quero" again and waits; once the answer has taken "Quero" away, the waiting tap
+    is dropped (a second tap on the same answer), not sent."""
+    ctx, page, match_id, (x, y) = quero_board(chromium, guarded, variant, fields, call)
+    held = held_posts(page)
+    page.touchscreen.tap(x, y)
+    page.clock.run_for(100)  # the frame and the two turns before the tap is sent
+    pump(page, until=lambda: held)
+    page.clock.run_for(gap - 100)  # the finger's rhythm
+    page.touchscreen.tap(x, y)
+    assert len(held) == 1, held
+    held[0].continue_()
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
+    page.clock.resume()
+    with page.expect_request(lambda r: "/board?" in r.url, timeout=10_000):
+        pass
+    state = stored(guarded, match_id)
+    assert len(held) == 1, held
+    expect(page.locator("#not-sent")).to_be_hidden()
+    ctx.close()
+    assert state["version"] == 2 and state["score"] == [0, 0], (gap, state["log"])
+
+
+@pytest.mark.parametrize("gap", [400, 800])
 def test_a_poll_answered_after_the_tap_keeps_the_guard_on_the_new_button(chromium, guarded, gap):
     """Found by trying to break it: a poll already on its way when "Quiero" is tapped reaches
     the server after the tap, so it brings the same new board, after the tap's answer. Its
     morph must not take the guard off "won the Envido", which took Quiero's place under the
     finger less than a second ago: the slow second tap still records nothing."""
-    path, match_id, _key = set_up(guarded, "argentino-30", {"flor": "True"}, [QUERO_CASES[1][2]])
-    ctx = new_context(chromium)
-    page = ctx.new_page()
-    page.goto(guarded.url + path)
+    ctx, page, match_id, (x, y) = quero_board(chromium, guarded, "argentino-30", {"flor": "True"}, QUERO_CASES[1][2])
     polls, holding = [], [True]
     page.route("**/board?*", lambda route: polls.append(route) if holding[0] else route.continue_())
-    box = action_button(page, {"side": 1, "type": "quiero"}).bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    for _ in range(500):  # a poll on its way (held here), then the tap
-        if polls:
-            break
-        page.evaluate("() => new Promise(r => setTimeout(r, 10))")
+    page.clock.run_for(1000)  # the board polls every second: a poll on its way (held here), then the tap
+    pump(page, until=lambda: polls)
     assert polls, "no poll was sent"
     page.touchscreen.tap(x, y)
-    tapped = time.monotonic()
+    page.clock.run_for(100)  # the frame and the two turns before the tap is sent
     expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
     expect(page.locator("#slot-1-yes")).to_have_class(re.compile(r"\bfresh\b"))
     holding[0] = False
+    page.evaluate("""() => { window.__pollSwapped = false;
+      document.addEventListener('htmx:after:swap', (e) => {
+        if (e.detail.ctx.request.method === 'GET') window.__pollSwapped = true; }); }""")
     with page.expect_response(lambda r: "/board?" in r.url and r.status == 200):
         for route in polls:
             route.continue_()
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")  # its morph
+    pump(page, until=lambda: page.evaluate("() => window.__pollSwapped"))  # its morph
+    assert page.evaluate("() => window.__pollSwapped")
     assert stored(guarded, match_id)["version"] == 2
     expect(page.locator("#slot-1-yes")).to_have_class(re.compile(r"\bfresh\b"))
-    page.wait_for_timeout(max(0.0, gap - (time.monotonic() - tapped) * 1000))  # the finger's rhythm
+    shown_long_ago(page)  # the server's guard would take a second tap: the page's guard is what holds
+    page.clock.run_for(gap - 100)  # the finger's rhythm
     page.touchscreen.tap(x, y)
+    page.clock.resume()
     with page.expect_request(lambda r: "/board?" in r.url, timeout=10_000):
         pass
     state = stored(guarded, match_id)
@@ -184,6 +218,7 @@ def test_two_deliberate_taps_on_the_same_trick_count_twice(chromium, guarded):
     ctx = new_context(chromium)
     page = ctx.new_page()
     page.goto(guarded.url + path)
+    shown_long_ago(page)
     box = action_button(page, {"type": "trick", "winner": 0}).bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.touchscreen.tap(x, y)
@@ -204,6 +239,7 @@ def test_a_touch_is_taken_as_the_finger_lifts_with_no_emulated_click(chromium, g
     ctx = new_context(chromium)
     page = ctx.new_page()
     page.goto(guarded.url + path)
+    shown_long_ago(page)
     page.evaluate("""() => { window.__seen = [];
       for (const type of ['mousedown', 'mouseup', 'click'])
         document.addEventListener(type, () => window.__seen.push(type), true); }""")
@@ -375,13 +411,15 @@ SETTLED = re.compile(r"\bsettled\b")
 
 
 def clocked_board(chromium, live):
-    """A new paulista match on a phone whose clock is Playwright's: ``(context, page, the
-    card of Nós's score)``."""
+    """A new paulista match on a phone whose clock is Playwright's, paused (the page's time
+    moves only as the test runs it, however long the machine takes between two steps):
+    ``(context, page, the card of Nós's score)``."""
     path, _match_id, _key = set_up(live, "paulista", {}, [])
     ctx = new_context(chromium)
     page = ctx.new_page()
     page.clock.install()
     page.goto(live.url + path)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
     return ctx, page, page.locator(".scores .side0")
 
 
@@ -414,12 +452,10 @@ def test_an_unchanged_poll_does_not_hold_the_mark_longer(chromium, live):
     page.evaluate("""() => { window.__polled = null;
       document.addEventListener('htmx:finally:request', (e) => { window.__polled = e.detail.ctx.response.status; }, {once: true});
       htmx.ajax('GET', document.getElementById('scoreboard').getAttribute('hx-get'), {source: '#scoreboard'}); }""")
-    for _ in range(500):  # the poll's answer and its events (the page's timers are Playwright's)
-        if page.evaluate("() => window.__polled") is not None:
-            break
+    pump(page, 500, until=lambda: page.evaluate("() => window.__polled") is not None)  # the poll's answer and its events
     assert page.evaluate("() => window.__polled") == 204
     assert not SETTLED.search(card.get_attribute("class"))
-    page.clock.run_for(500)  # 1.0 s after the change (read at once: the page's clock also runs on its own)
+    page.clock.run_for(500)  # 1.0 s after the change
     assert SETTLED.search(card.get_attribute("class")), card.get_attribute("class")
     ctx.close()
 

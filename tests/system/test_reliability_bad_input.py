@@ -86,7 +86,7 @@ def assert_refused_cleanly(r, client, match, status=422):
     assert client.get(f"/api/matches/{match['id']}").get_json() == match["state"]
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(body=st.one_of(JSON, st.fixed_dictionaries({"action": ACTIONS, "version": st.just(99)}),
                       st.fixed_dictionaries({"action": ACTIONS}, optional={"version": JSON})))
 def test_api_refuses_any_bad_action_json_with_a_4xx(api, body):

@@ -126,7 +126,7 @@ def shown(games, best_of):
     return {"kind": "played", "winner": winner, "tentos": tentos, "games": wins, "confirmed": []}
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(body=st.sampled_from(FORMATS), steps=st.lists(STEPS, min_size=1, max_size=25))
 def test_a_result_is_always_what_its_scoreboard_shows(client, body, steps):
     table = Table(client, body)

@@ -92,3 +92,18 @@ def waitress_stub(monkeypatch):
 
     monkeypatch.setattr(waitress, "create_server", create_server)
     return calls
+
+
+@pytest.fixture
+def catalog():
+    """``catalog(lang)``: the reader's catalog as a page without the server has it: the
+    standard library's :func:`gettext.translation` on the committed ``.mo`` files of ``lang``
+    (``pt_BR``, ``es`` or ``en``), no Flask. (Here, not in ``tests/present/conftest.py``: a
+    second ``conftest`` module there took the name the browser tests import their helpers by.)"""
+    import gettext
+    from pathlib import Path
+
+    import scorer
+
+    translations = Path(scorer.__file__).resolve().parent / "translations"
+    return lambda lang: gettext.translation("messages", localedir=translations, languages=[lang])

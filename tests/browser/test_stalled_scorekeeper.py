@@ -104,7 +104,9 @@ def test_an_undo_after_its_confirmation_carries_a_key_and_is_recorded_once(chrom
     api_act(live, match_id, key, WON0, 0)
     ctx = new_context(chromium)
     page = ctx.new_page()
-XX, lambda dialog: dialog.accept())
+    page.goto(live.url + path)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
+    page.on("dialog", lambda dialog: dialog.accept())
     with page.expect_request(lambda r: r.method == "POST" and "/actions" in r.url) as posted:
         page.click("#undo")
     assert UUID.fullmatch(parse_qs(posted.value.post_data)["tap_key"][0])

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import AXE, LOCALES, PHONE, api_act, axe_violations, create_match, new_context, watch_errors
+from conftest import AXE, LOCALES, PHONE, api_act, axe_violations, create_match, new_context, request, watch_errors
 
 MATCHES = Path(__file__).resolve().parents[1] / "matches"
 RESULTS = Path(__file__).resolve().parents[2] / "test-results"
@@ -59,7 +59,6 @@ def test_the_story_chart_on_the_phone_and_the_tv(live, chromium, where, size):
 def test_the_night_summary_of_a_tournament(live, chromium):
     """A 4-team knockout played to its champion: the summary page with its picture, in
     Spanish, at 1920x1080 and 360x640."""
-    from conftest import request
 
     RESULTS.mkdir(exist_ok=True)
     _s, _h, text = request(live, "POST", "/api/tournaments", body={"name": "Copa del Bar", "variant": "truco-15",

@@ -9,7 +9,7 @@ import types
 
 import pytest
 
-from scorer.web import create_app, matches
+from scorer.web import board, create_app, matches
 from tests.web_client import HX, act, new_match
 
 
@@ -24,7 +24,9 @@ def frozen(monkeypatch):
     in the same test are 0 s apart, however long the machine takes between them (a busy
     machine once took more than the guard's 0.35 s between the page and the tap)."""
     now = round(time.time(), 3)  # to the millisecond, as the pages write it
-    monkeypatch.setattr(matches, "time", types.SimpleNamespace(time=lambda: now))
+    stopped = types.SimpleNamespace(time=lambda: now)
+    monkeypatch.setattr(matches, "time", stopped)  # the tap's arrival
+    monkeypatch.setattr(board, "time", stopped)  # the board's ``shown`` stamp
     return now
 
 

@@ -1,0 +1,179 @@
+"""A match played on the phone with no scorekeeper (issue 24): the same rules core, the same
+board view code and the same Jinja templates as the server's, run by Pyodide in the browser
+(``static/js/offline.js`` loads the engine bundle built by :mod:`scorer.web.engine_bundle`).
+
+:class:`OfflineTable` holds one match as the phone knows it (its settings, and its actions:
+the scorekeeper's plus the taps made on the phone), applies taps with
+:class:`scorer.core.match.Match` and renders the ``#scoreboard`` fragment. It imports
+neither Flask nor sqlite3: words come from the compiled catalogs through the standard
+library's :mod:`gettext`, URLs from the app's own URL rules carried in the bundle
+(``truco_routes.json``).
+"""
+
+from __future__ import annotations
+
+import gettext as stdlib_gettext
+import json
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from scorer.core.errors import N_, RuleError, TrucoError
+from scorer.core.match import Match
+from scorer.present.log_words import say_state
+
+#: Log entries shown on the board (newest first), as the server's scoreboard (``LOG_LIMIT``).
+LOG_LIMIT = 40
+#: The languages the bundle has catalogs for; the first is the default.
+LANGUAGES = ("pt_BR", "es", "en")
+
+
+def translations(root: Path, lang: str) -> stdlib_gettext.NullTranslations:
+    """The compiled catalog of ``lang`` under ``root/translations`` (Portuguese for an unknown
+    language; no translation, English, if the file is missing)."""
+    code = lang if lang in LANGUAGES else LANGUAGES[0]
+    path = root / "translations" / code / "LC_MESSAGES" / "messages.mo"
+    if not path.is_file():
+        return stdlib_gettext.NullTranslations()
+    with path.open("rb") as f:
+        return stdlib_gettext.GNUTranslations(f)
+
+
+def url_builder(rules: Mapping[str, str]) -> Callable[..., str]:
+    """``url_for(endpoint, **values)`` from the app's URL rules (``{"matches.act":
+    "/m/<match_id>/<key>/actions"}``): the rule's variables filled in, the other values
+    (None left out) added as a query string in the order given, as Flask does.
+
+    :raise KeyError: an endpoint the bundle does not carry.
+    """
+
+    def url_for(endpoint: str, **values: Any) -> str:
+        rule = rules[endpoint]
+        used: set[str] = set()
+
+        def fill(m: re.Match[str]) -> str:
+            name = m.group(1).split(":")[-1]
+            used.add(name)
+            return quote(str(values[name]), safe="")
+
+        path = re.sub(r"<([^>]+)>", fill, rule)
+        query = [(k, v) for k, v in values.items() if k not in used and v is not None]
+        return path + ("?" + urlencode(query) if query else "")
+
+    return url_for
+
+
+class OfflineTable:
+    """One match played on the phone.
+
+    ``export``: the match as the scorekeeper exports it (``variant``, ``options``, ``mano``,
+    ``names``, ``players``, ``best_of``, ``actions``); ``match_id`` and ``key``: its address
+    (the links on the board). ``render``: the board renderer (:func:`board_renderer`).
+
+    :raise RuleError: bad settings, or an action the rules refuse.
+    """
+
+    def __init__(self, export: Mapping[str, Any], match_id: str, key: str, render: BoardRenderer) -> None:
+        self.export = dict(export)
+        self.match_id, self.key, self.renderer = match_id, key, render
+        self.match = Match.replay(export["variant"], export.get("options"), int(export.get("mano") or 0),
+                                  export.get("actions") or [])
+
+    @property
+    def version(self) -> int:
+        """The match's version (actions applied, undo included)."""
+        return self.match.version
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        """Every action, the scorekeeper's first."""
+        return list(self.match.actions)
+
+    def apply(self, action: Mapping[str, Any]) -> str | None:
+        """Apply one tap; ``None``, or the refusal in the page's language (nothing changed)."""
+        try:
+            self.match.apply(dict(action))
+        except TrucoError as e:
+            return e.render(self.renderer.translate)
+        return None
+
+    def state(self) -> dict[str, Any]:
+        """The state the board shows (the log said in words, the newest :data:`LOG_LIMIT`)."""
+        state = self.match.state(names=tuple(self.export.get("names") or ("Nós", "Eles")), log_limit=LOG_LIMIT)
+        state["id"] = self.match_id
+        state["version"] = self.match.version
+        return say_state(state, self.renderer.translate)
+
+    def board(self, message: str | None = None) -> str:
+        """The ``#scoreboard`` fragment, as the scorekeeper would answer it."""
+        last = self.match.actions[-1] if self.match.actions else None
+        return self.renderer.board(self, self.state(), last, message)
+
+
+class BoardRenderer:
+    """The board's view code and template, with the phone's words and links.
+
+    ``root``: where the bundle was unpacked (``templates/``, ``translations/``,
+    ``truco_routes.json``); ``lang``: the page's language; ``view``: the module of the
+    board's view model (``view(state, last_action)``, ``seats_view``, ``spoken``)."""
+
+    def __init__(self, root: Path, lang: str, view: Any, translate: Callable[[str], str] | None = None) -> None:
+        from jinja2 import Environment, FileSystemLoader
+
+        self.catalog = translations(root, lang)
+        self.translate = translate or self.catalog.gettext
+        self.view = view
+        self.env = Environment(loader=FileSystemLoader(str(root / "templates")), autoescape=True,
+                               extensions=["jinja2.ext.i18n"])
+        self.env.install_gettext_translations(self.catalog, newstyle=True)
+        rules = json.loads((root / "truco_routes.json").read_text(encoding="utf-8"))
+        self.env.globals.update(url_for=url_builder(rules), STAGE_NAMES=stage_names(self.catalog.gettext))
+
+    def words(self, msgid: str, **values: Any) -> str:
+        """``msgid`` in the page's language, ``%(name)s`` filled in."""
+        text = self.catalog.gettext(msgid)
+        return text % values if values else text
+
+    def board(self, table: OfflineTable, state: dict[str, Any], last: Mapping[str, Any] | None,
+              message: str | None) -> str:
+        """Render ``partials/_scoreboard.html`` for ``state``."""
+        ctx = self.view.view(state, dict(last) if last else None)
+        players = table.export.get("players")
+        row = {"id": table.match_id, "rematch": None}
+        ctx.update(row=row, key=table.key, message=message, series=None,
+                   seats=self.view.seats_view(players, int(table.export.get("mano") or 0), state) if players else None,
+                   rematch_url=None, oob=False, seen="", shown=f"{time.time():.3f}", guard_ms=0, tournament=None)
+        ctx["say"] = self.view.spoken(state, ctx["pending_call"], ctx["special"], None, ctx["seats"])
+        return self.env.get_template("partials/_scoreboard.html").render(**ctx)
+
+    def banner(self, waiting: int) -> str:
+        """The line above an offline board: playing with no scorekeeper, and how many taps wait."""
+        head = self.words(N_("Playing offline: this phone keeps the score with the same rules."))
+        if waiting:
+            tail = self.catalog.ngettext("%(n)s tap waits for the scorekeeper.",
+                                         "%(n)s taps wait for the scorekeeper.", waiting) % {"n": waiting}
+        else:
+            tail = self.words(N_("Nothing waits for the scorekeeper."))
+        return f"{head} {tail}"
+
+
+def stage_names(translate: Callable[[str], str]) -> dict[str, str]:
+    """The board's stage names (malas, buenas) in the page's language."""
+    return {"malas": translate("malas"), "buenas": translate("buenas")}
+
+
+def load(root: str, lang: str, export_json: str, match_id: str, key: str, view: Any,
+         pending: Sequence[Mapping[str, Any]] = ()) -> OfflineTable:
+    """The phone's match: ``export_json`` (the scorekeeper's export), then the ``pending``
+    taps' actions in order (a refused one is skipped: the scorekeeper will refuse it too)."""
+    renderer = BoardRenderer(Path(root), lang, view)
+    table = OfflineTable(json.loads(export_json), match_id, key, renderer)
+    for tap in pending:
+        table.apply(tap["action"])
+    return table
+
+
+__all__ = ["BoardRenderer", "OfflineTable", "RuleError", "load", "translations", "url_builder"]

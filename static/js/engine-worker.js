@@ -1,0 +1,63 @@
+/* truco-scorer's offline engine (issue 24), in a worker so that starting it never holds the
+   page: Pyodide (CPython on WebAssembly, static/vendor/pyodide-*) runs the same rules core,
+   board view code and templates as the scorekeeper, unpacked from the engine bundle
+   (scorer/web/engine_bundle.py). The page (offline.js) asks; each answer is JSON-ready.
+   Calls: boot(cfg), load(lang, exportJson, matchId, key, pendingJson) -> board, apply(actionJson)
+   -> {error, html, version}, board(), banner(waiting). */
+"use strict";
+let py = null, glue = null;
+
+/* Python's side: the bundle on sys.path, then scorer.present.offline_table. */
+const BOOT_PY = `
+import sys, json
+sys.path.insert(0, "/engine")
+from scorer.present import offline_table as ot
+from scorer.present import offline_view
+
+TABLE = None
+
+def load(lang, export_json, match_id, key, pending_json):
+    global TABLE
+    TABLE = ot.load("/engine", lang, export_json, match_id, key, offline_view.board_module("/engine", lang),
+                    json.loads(pending_json))
+    return json.dumps({"html": TABLE.board(), "version": TABLE.version})
+
+def apply(action_json):
+    error = TABLE.apply(json.loads(action_json))
+    return json.dumps({"error": error, "html": TABLE.board(error), "version": TABLE.version})
+
+def board():
+    return json.dumps({"html": TABLE.board(), "version": TABLE.version})
+
+def banner(waiting):
+    return TABLE.renderer.banner(int(waiting))
+`;
+
+const ops = {
+  async boot(cfg) {
+    const started = performance.now();
+    const mod = await import(cfg.pyodide + "pyodide.mjs");
+    py = await mod.loadPyodide({ indexURL: cfg.pyodide, stdout: () => {}, stderr: () => {} });
+    const zip = await (await fetch(cfg.bundle)).arrayBuffer();
+    py.unpackArchive(zip, "zip", { extractDir: "/engine" });
+    py.runPython(BOOT_PY);
+    glue = py.globals;
+    return { ms: performance.now() - started };
+  },
+  load(lang, exportJson, matchId, key, pendingJson) {
+    return JSON.parse(glue.get("load")(lang, exportJson, matchId, key, pendingJson));
+  },
+  apply(actionJson) { return JSON.parse(glue.get("apply")(actionJson)); },
+  board() { return JSON.parse(glue.get("board")()); },
+  banner(waiting) { return glue.get("banner")(waiting); },
+};
+
+self.onmessage = async (e) => {
+  const { id, op, args } = e.data;
+  try {
+    const result = await ops[op].apply(null, args || []);
+    self.postMessage({ id, ok: true, result });
+  } catch (err) {
+    self.postMessage({ id, ok: false, error: String(err && err.message || err) });
+  }
+};

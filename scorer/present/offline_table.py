@@ -97,7 +97,7 @@ class OfflineTable:
         try:
             self.match.apply(dict(action))
         except TrucoError as e:
-            return e.render(self.renderer.translate)
+            return e.render(self.renderer.translate, self.export.get("names"))
         return None
 
     def state(self) -> dict[str, Any]:
@@ -124,7 +124,12 @@ class BoardRenderer:
         from jinja2 import Environment, FileSystemLoader
 
         self.catalog = translations(root, lang)
-        self.translate = translate or self.catalog.gettext
+
+        def said(msgid: str) -> str:
+            return self.catalog.gettext(msgid) if msgid else msgid
+
+        said.ngettext = self.catalog.ngettext  # type: ignore[attr-defined]  # plural errors (NP_)
+        self.translate = translate or said
         self.view = view
         self.env = Environment(loader=FileSystemLoader(str(root / "templates")), autoescape=True,
                                extensions=["jinja2.ext.i18n"])

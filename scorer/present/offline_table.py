@@ -154,20 +154,70 @@ class BoardRenderer:
         ctx["say"] = self.view.spoken(state, ctx["pending_call"], ctx["special"], None, ctx["seats"])
         return self.env.get_template("partials/_scoreboard.html").render(**ctx)
 
-    def banner(self, waiting: int) -> str:
-        """The line above an offline board: playing with no scorekeeper, and how many taps wait."""
+    def banner(self, waiting: int, new_match: bool = False) -> dict[str, str]:
+        """The words of the note above an offline board: ``{"text", "discard", "confirm"}``
+        (playing with no scorekeeper, how many taps wait; the button that discards them and
+        its question). ``new_match``: a match started on this phone, uploaded whole."""
         head = self.words(N_("Playing offline: this phone keeps the score with the same rules."))
+        if new_match:
+            tail = self.words(N_("This match lives on this phone until the scorekeeper can be reached: "
+                                 "then it is uploaded, and its links and QR code work."))
+            return {"text": f"{head} {tail}", "discard": self.words(N_("Discard this match")),
+                    "confirm": self.words(N_("Discard the match played on this phone? Nothing of it is kept."))}
         if waiting:
             tail = self.catalog.ngettext("%(n)s tap waits for the scorekeeper.",
                                          "%(n)s taps wait for the scorekeeper.", waiting) % {"n": waiting}
         else:
             tail = self.words(N_("Nothing waits for the scorekeeper."))
-        return f"{head} {tail}"
+        return {"text": f"{head} {tail}", "discard": self.words(N_("Discard the taps made offline")),
+                "confirm": self.words(N_("Discard the taps made on this phone while offline? They are never sent."))}
+
+    def held(self, count: int) -> dict[str, str]:
+        """The new-match page's note about matches played on this phone and not yet uploaded."""
+        text = self.catalog.ngettext("%(n)s match played offline waits on this phone for the scorekeeper.",
+                                     "%(n)s matches played offline wait on this phone for the scorekeeper.",
+                                     count) % {"n": count}
+        return {"text": text, "resume": self.words(N_("Continue it")), "discard": self.words(N_("Discard this match")),
+                "confirm": self.words(N_("Discard the match played on this phone? Nothing of it is kept."))}
+
+    def default_names(self) -> tuple[str, str]:
+        """The two sides' default names in the page's language (the server's ``default_names``)."""
+        return self.catalog.gettext("Us"), self.catalog.gettext("Them")
 
 
 def stage_names(translate: Callable[[str], str]) -> dict[str, str]:
     """The board's stage names (malas, buenas) in the page's language."""
     return {"malas": translate("malas"), "buenas": translate("buenas")}
+
+
+def settings_from_fields(fields: Mapping[str, str], default_names: Sequence[str]) -> dict[str, Any]:
+    """A match's settings from the new-match form's fields as the phone read them (the
+    server's ``forms.settings_from_form`` does the same from the posted form; the upload is
+    cleaned again there): options typed as the variant's choices (a value that is none of
+    them kept as text, for the engine to refuse), names trimmed (blank: the defaults),
+    mano, series length, and the players of a table of 4 or 6 (blank: "<side> <n>").
+
+    :raise RuleError: unknown variant, bad option, mano or series length (the engine's errors).
+    """
+    from scorer.core.variants import VARIANTS
+
+    variant = VARIANTS.get(fields.get("variant", ""))
+    options = {}
+    for spec in variant.option_specs if variant else ():
+        if spec.key in fields:
+            typed = [c for c in spec.choices if str(c) == fields[spec.key]]
+            options[spec.key] = typed[0] if typed else fields[spec.key]
+    names = [(fields.get(f"name{side}") or "").strip() or default_names[side] for side in (0, 1)]
+    size = fields.get("table_size") or "2"
+    players = None
+    if size in ("4", "6"):
+        players = [[(fields.get(f"player{side}_{i}") or "").strip() or f"{names[side]} {i + 1}"
+                    for i in range(int(size) // 2)] for side in (0, 1)]
+    best_of = fields.get("best_of") or "1"
+    mano = 1 if fields.get("mano") == "1" else 0
+    Match(fields.get("variant", ""), options=options, mano=mano)  # the engine's own checks
+    return {"variant": fields.get("variant", ""), "options": options, "names": names, "mano": mano,
+            "best_of": int(best_of) if best_of in ("1", "3", "5") else 1, "players": players}
 
 
 def load(root: str, lang: str, export_json: str, match_id: str, key: str, view: Any,
@@ -181,4 +231,4 @@ def load(root: str, lang: str, export_json: str, match_id: str, key: str, view: 
     return table
 
 
-__all__ = ["BoardRenderer", "OfflineTable", "RuleError", "load", "translations", "url_builder"]
+__all__ = ["BoardRenderer", "OfflineTable", "RuleError", "load", "settings_from_fields", "translations", "url_builder"]

@@ -95,6 +95,7 @@ def service_worker():
     """The service worker, at the root so that its scope is the whole site."""
     body = render_template(
         "shell/sw.js", version=shell_version(), shell=shell_urls(), offline=offline_urls(), engine=engine_paths(),
+        engine_info=url_for("offline.engine_info"),
         default=LANGUAGES[0],
     )
     response = make_response(body)

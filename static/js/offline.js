@@ -1,20 +1,24 @@
 /* truco-scorer with no scorekeeper (issue 24): loaded by table.js once a board has been open a
-   few seconds (or in the installed app), never on the first-open path. It has the service
-   worker keep the offline engine (Pyodide and the engine bundle), starts it in a worker
-   (engine-worker.js) and keeps the match's export up to date while the scorekeeper answers.
-   When a tap or a poll gets no answer, the phone plays on: each tap is applied by the same
-   Python rules core and the board drawn by the same view code and template, swapped into
-   #scoreboard, and the tap is kept with window.trucoPending.add(..., offline: true)
-   (OFFLINE-PROTOCOL.md, section 2) until the scorekeeper answers again and the page sends it. */
+   few seconds (or in the installed app, or with no network), never on the first-open path. It
+   has the service worker keep the offline engine (Pyodide and the engine bundle) and this page,
+   starts the engine in a worker (engine-worker.js) and keeps the match's export while the
+   scorekeeper answers.
+   On a board: when a tap or a poll gets no answer, the phone plays on. Each tap is applied by
+   the same Python rules core, the board drawn by the same view code and template and swapped
+   into #scoreboard, and the tap kept with window.trucoPending.add(..., offline: true)
+   (OFFLINE-PROTOCOL.md, section 2) until the scorekeeper answers and the page sends it.
+   On the new-match page: a match started when the scorekeeper cannot be reached lives on the
+   phone (localStorage "truco:offline-match:<id>") and is uploaded once it can (section 4). */
 (function () {
   "use strict";
   var root = document.documentElement;
   var script = document.currentScript;
   var lang = (script && script.dataset.lang) || "pt_BR";
+  var HELD = "truco:offline-match:";
   var cfg = null, worker = null, calls = {}, seq = 0, chain = Promise.resolve();
   var match = null;          /* {id, key} of the board page */
-  var exported = null;       /* the scorekeeper's export, as text, and its version */
-  var exportedVersion = -1;
+  var local = null;          /* a match started on this phone: {offline_id, settings, taps, made_at} */
+  var exported = null, exportedVersion = -1;
   var ready = false, offline = false, lastPost = null, probeTimer = null;
 
   function call(op) {
@@ -27,6 +31,11 @@
   }
   /* One engine call at a time, in the order the taps were made. */
   function queue(fn) { chain = chain.then(fn, fn); return chain; }
+  function whenIdle(fn) { if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 3000 }); else setTimeout(fn, 0); }
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return "t" + Date.now().toString(36) + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+  }
 
   function ruleRegex(rule) {  /* a Flask URL rule ("/m/<match_id>/<key>") as a RegExp, variables named */
     var names = [];
@@ -44,8 +53,18 @@
     r.names.forEach(function (n, i) { out[n] = decodeURIComponent(m[i + 1]); });
     return { id: out.match_id, key: out.key };
   }
-  function pendingList() { return window.trucoPending ? window.trucoPending.list(match.id) : []; }
-  function storeKey() { return "truco:export:" + match.id; }
+  function pendingList() { return match && window.trucoPending ? window.trucoPending.list(match.id) : []; }
+  function waiting() { return local ? local.taps.length : pendingList().length; }
+  function exportKey() { return "truco:export:" + match.id; }
+  function saveLocal() { try { localStorage.setItem(HELD + local.offline_id, JSON.stringify(local)); } catch (err) { /* full */ } }
+  function heldMatches() {
+    var out = [];
+    for (var i = 0; i < localStorage.length; i++) {
+      var k = localStorage.key(i);
+      if (k && k.indexOf(HELD) === 0) { try { out.push(JSON.parse(localStorage.getItem(k))); } catch (err) { /* skip */ } }
+    }
+    return out.sort(function (a, b) { return b.made_at - a.made_at; });
+  }
 
   /* ---- The match's export, kept while the scorekeeper answers ------------------------- */
   function shownVersion() {
@@ -53,17 +72,15 @@
     return board ? parseInt(board.dataset.version, 10) : -1;
   }
   function refreshExport() {
-    if (offline || !match) return Promise.resolve();
-    var want = shownVersion();
-    if (want === exportedVersion) return Promise.resolve();
+    if (offline || !match || shownVersion() === exportedVersion) return Promise.resolve();
     return fetch(fill(cfg.routes["records.export"], { match_id: match.id }), { cache: "no-store" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (text) {
         if (!text) return;
         exported = text;
         exportedVersion = JSON.parse(text).actions.length;
-        try { localStorage.setItem(storeKey(), text); } catch (err) { /* full: kept in memory */ }
-      });
+        try { localStorage.setItem(exportKey(), text); } catch (err) { /* full: kept in memory */ }
+      }, function () { /* no answer: the next change tries again */ });
   }
 
   /* ---- Drawing the phone's board -------------------------------------------------------- */
@@ -75,19 +92,32 @@
     if (!board || !fresh) return;
     var focused = board.contains(document.activeElement);
     board.replaceWith(fresh);
+    if (local) {  /* no address yet: nothing to share until it is uploaded */
+      var share = document.getElementById("share-link");
+      if (share) share.hidden = true;
+    }
     if (focused) fresh.focus({ preventScroll: true });
   }
   function showBanner() {
-    return call("banner", pendingList().length).then(function (text) {
-      var p = document.getElementById("offline-play");
-      if (!p) {
-        p = document.createElement("p");
-        p.id = "offline-play"; p.className = "offline-play"; p.setAttribute("role", "status");
+    return call("banner", waiting(), !!local).then(function (words) {
+      var box = document.getElementById("offline-play");
+      if (!box) {
+        box = document.createElement("div");
+        box.id = "offline-play"; box.className = "offline-play"; box.setAttribute("role", "status");
+        box.innerHTML = '<p class="offline-words"></p><button type="button" class="offline-discard"></button>';
+        box.querySelector("button").addEventListener("click", function () {
+          if (window.confirm(box.dataset.confirm)) discard();
+        });
         var board = document.getElementById("scoreboard");
-        board.parentNode.insertBefore(p, board);
+        board.parentNode.insertBefore(box, board);
       }
-      p.textContent = text;
-      p.hidden = !offline;
+      box.querySelector(".offline-words").textContent = words.text;
+      var button = box.querySelector("button");
+      button.textContent = words.discard;
+      button.hidden = !waiting() && !local;
+      box.dataset.confirm = words.confirm;
+      box.hidden = !offline;
+      root.dataset.waiting = String(waiting());
     });
   }
   function quiet() {  /* table.js's "no connection" notes: the phone is playing, not stalled */
@@ -98,6 +128,18 @@
     root.classList.remove("stale");
     root.classList.toggle("playing-offline", offline);
     root.dataset.offline = offline ? "playing" : "ready";
+  }
+  function discard() {
+    queue(function () {
+      if (local) {
+        localStorage.removeItem(HELD + local.offline_id);
+        location.reload();
+        return null;
+      }
+      window.trucoPending.clear(match.id);
+      return call("load", lang, exported, match.id, match.key, "[]")
+        .then(function (answer) { swapBoard(answer.html); quiet(); return showBanner(); });
+    });
   }
 
   /* ---- Going offline, playing, coming back -------------------------------------------- */
@@ -116,20 +158,15 @@
     });
     probeSoon();
   }
-  function newKey() {
-    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
-    return "t" + Date.now().toString(36) + Math.random().toString(36).slice(2);
-  }
   function play(action) {
     queue(function () {
-      var board = document.getElementById("scoreboard");
-      var version = board ? parseInt(board.dataset.version, 10) : 0;
+      var version = shownVersion();
       return call("apply", JSON.stringify(action)).then(function (answer) {
         swapBoard(answer.html);
         quiet();
         if (!answer.error) {
-          window.trucoPending.add(match.id, { tap_key: newKey(), version: version, action: action,
-                                              made_at: Date.now(), offline: true });
+          var tap = { tap_key: newKey(), version: version, action: action, made_at: Date.now(), offline: true };
+          if (local) { local.taps.push(tap); saveLocal(); } else { window.trucoPending.add(match.id, tap); }
         }
         return showBanner();
       });
@@ -183,34 +220,51 @@
     clearTimeout(probeTimer);
     probeTimer = setTimeout(probe, 3000);
   }
-  /* Is the scorekeeper back? A poll of the version it last confirmed: any answer but a
-     server error means yes; the page then sends the phone's taps and shows its board. */
+  /* Does the scorekeeper answer? Any answer but a server error means yes. */
+  function reachable(url) {
+    var ctl = new AbortController(), timer = setTimeout(function () { ctl.abort(); }, 4000);
+    return fetch(url || script.dataset.engine + "?probe=1", {  /* with a query: never the worker's kept copy */ cache: "no-store", signal: ctl.signal, headers: { "HX-Request": "true" } })
+      .then(function (r) { clearTimeout(timer); return r.status < 500; }, function () { clearTimeout(timer); return false; });
+  }
   function probe() {
     if (!offline) return;
-    var url = fill(cfg.routes["matches.poll"], { match_id: match.id, key: match.key }) + "?version=" + exportedVersion;
-    var ctl = new AbortController(), timer = setTimeout(function () { ctl.abort(); }, 4000);
-    fetch(url, { cache: "no-store", signal: ctl.signal, headers: { "HX-Request": "true" } }).then(function (r) {
-      clearTimeout(timer);
-      if (r.status >= 500) return probeSoon();
-      return comeBack();
-    }, function () { clearTimeout(timer); probeSoon(); });
+    var url = local ? null : fill(cfg.routes["matches.poll"], { match_id: match.id, key: match.key }) + "?version=" + exportedVersion;
+    reachable(url).then(function (ok) { if (!ok) probeSoon(); else if (local) upload(); else comeBack(); });
   }
   function comeBack() {
     return queue(function () {
       return Promise.resolve(window.trucoPending.flush(match.id)).catch(function () {}).then(function () {
         offline = false;
         quiet();
-        var p = document.getElementById("offline-play");
-        if (p) p.hidden = true;
+        var box = document.getElementById("offline-play");
+        if (box) box.hidden = true;
         exportedVersion = -1;
         var url = fill(cfg.routes["matches.poll"], { match_id: match.id, key: match.key }) + "?version=-1";
         return window.htmx.ajax("GET", url, { target: "#scoreboard", swap: "outerHTML" });
       });
     });
   }
+  /* A match started on this phone goes up whole, once (the scorekeeper stores it once per
+     offline_id); then its own page, whose links and QR code work, takes over. */
+  function upload() {
+    return queue(function () {
+      var body = { offline_id: local.offline_id, taps: local.taps };
+      for (var k in local.settings) body[k] = local.settings[k];
+      return fetch(cfg.routes["offline.upload_match"], {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      }).then(function (r) {
+        if (r.status >= 500) { probeSoon(); return null; }
+        return r.json().then(function (answer) {
+          if (!r.ok) { root.dataset.uploadError = answer.error ? answer.error.message : String(r.status); return; }
+          localStorage.removeItem(HELD + local.offline_id);
+          location.replace(new URL(answer.edit_url, location.href).pathname);
+        });
+      }, function () { probeSoon(); });
+    });
+  }
   window.addEventListener("online", function () { if (offline) probe(); });
 
-  /* ---- Noticing that the scorekeeper is gone -------------------------------------------- */
+  /* ---- Noticing that the scorekeeper is gone (a board page) ----------------------------- */
   function isBoardRequest(e) { var c = e.detail && e.detail.ctx; return !!c && !!c.target && c.target.id === "scoreboard"; }
   document.addEventListener("htmx:before:request", function (e) {
     var ctx = e.detail.ctx;
@@ -224,40 +278,115 @@
                           tap_key: body.get("tap_key") || null } : null;
   });
   document.addEventListener("htmx:finally:request", function (e) {
-    if (!isBoardRequest(e)) return;
+    if (!isBoardRequest(e) || !match) return;
     var ctx = e.detail.ctx, status = ctx && ctx.response ? ctx.response.status : 0;
     if (status === 0 || status >= 500) { enterOffline(); return; }
     if (ctx.request.method !== "GET") lastPost = null;
     whenIdle(refreshExport);
   });
-  function whenIdle(fn) { if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 3000 }); else setTimeout(fn, 0); }
 
-  /* ---- Starting: engine files kept, worker started, export read ------------------------- */
-  function keepFiles() {
-    if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return;
-    navigator.serviceWorker.controller.postMessage({ engine: cfg.files });
+  /* ---- The new-match page: a match with no scorekeeper ---------------------------------- */
+  function fieldsOf(form) {
+    var out = {};
+    new FormData(form).forEach(function (v, k) { out[k] = String(v); });
+    return out;
   }
-  navigator.serviceWorker && navigator.serviceWorker.addEventListener("message", function (e) {
-    if (e.data && e.data.engineCached) root.dataset.engineCached = "1";
-  });
+  function playLocal(answerHtml) {
+    var main = document.querySelector("main");
+    main.innerHTML = '<div id="scoreboard"></div>';
+    swapBoard(answerHtml);
+    offline = true;
+    quiet();
+    showBanner();
+    probeSoon();
+  }
+  function startLocal(form) {
+    var id = newKey();
+    return queue(function () {
+      return call("start", lang, JSON.stringify(fieldsOf(form)), id).then(function (answer) {
+        if (answer.error) { form.dataset.offlineError = answer.error; return; }
+        local = { offline_id: id, settings: answer.settings, taps: [], made_at: Date.now() };
+        saveLocal();
+        playLocal(answer.html);
+      });
+    });
+  }
+  function resumeLocal(held) {
+    local = held;
+    var doc = { variant: held.settings.variant, options: held.settings.options, mano: held.settings.mano,
+                names: held.settings.names, players: held.settings.players, best_of: held.settings.best_of,
+                actions: held.taps.map(function (t) { return t.action; }) };
+    return queue(function () {
+      return call("load", lang, JSON.stringify(doc), held.offline_id, "offline", "[]")
+        .then(function (answer) { playLocal(answer.html); });
+    });
+  }
+  function newMatchPage(form) {
+    form.addEventListener("submit", function (e) {
+      if (!ready) return;  /* no engine: the form posts as it always does */
+      e.preventDefault();
+      reachable().then(function (ok) { if (ok) form.submit(); else startLocal(form); });
+    });
+    var held = heldMatches();
+    if (!held.length) return null;
+    return call("held", lang, held.length).then(function (words) {
+      var box = document.createElement("div");
+      box.id = "offline-held"; box.className = "offline-play";
+      box.innerHTML = '<p></p><button type="button" class="primary" id="offline-resume"></button> ' +
+                      '<button type="button" id="offline-held-discard"></button>';
+      box.querySelector("p").textContent = words.text;
+      box.querySelector("#offline-resume").textContent = words.resume;
+      box.querySelector("#offline-held-discard").textContent = words.discard;
+      box.querySelector("#offline-resume").addEventListener("click", function () { resumeLocal(held[0]); });
+      box.querySelector("#offline-held-discard").addEventListener("click", function () {
+        if (!window.confirm(words.confirm)) return;
+        localStorage.removeItem(HELD + held[0].offline_id);
+        location.reload();
+      });
+      var section = document.querySelector("main section");
+      section.parentNode.insertBefore(box, section);
+    });
+  }
+
+  /* ---- Starting: engine files and this page kept, worker started, export read ----------- */
+  function keep(message) {
+    if ("serviceWorker" in navigator && navigator.serviceWorker.controller) navigator.serviceWorker.controller.postMessage(message);
+  }
+  if (navigator.serviceWorker) {
+    navigator.serviceWorker.addEventListener("message", function (e) {
+      if (e.data && e.data.engineCached) root.dataset.engineCached = "1";
+    });
+  }
+  function startWorker() {
+    worker = new Worker(cfg.worker, { type: "module" });
+    worker.onmessage = function (e) {
+      var p = calls[e.data.id];
+      delete calls[e.data.id];
+      if (p) { if (e.data.ok) p.resolve(e.data.result); else p.reject(new Error(e.data.error)); }
+    };
+    return call("boot", { pyodide: cfg.pyodide, bundle: cfg.bundle });
+  }
   function start() {
     return fetch(script.dataset.engine, { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (c) {
       cfg = c;
+      keep({ engine: cfg.files });
       match = boardOf(location.pathname);
-      keepFiles();
-      if (!match || !document.querySelector("#scoreboard.can-edit")) return null;
-      try { exported = localStorage.getItem(storeKey()); } catch (err) { exported = null; }
-      if (exported) exportedVersion = JSON.parse(exported).actions.length;
-      worker = new Worker(cfg.worker, { type: "module" });
-      worker.onmessage = function (e) {
-        var p = calls[e.data.id];
-        delete calls[e.data.id];
-        if (p) { if (e.data.ok) p.resolve(e.data.result); else p.reject(new Error(e.data.error)); }
-      };
-      return Promise.all([call("boot", { pyodide: cfg.pyodide, bundle: cfg.bundle }), refreshExport()]);
-    }).then(function (done) {
-      if (!done) return;
-      root.dataset.engineBootMs = String(Math.round(done[0].ms));
+      var form = document.getElementById("new-match");
+      if (match && document.querySelector("#scoreboard.can-edit")) {
+        keep({ page: location.pathname });
+        keep({ page: cfg.routes["matches.new"] });  /* a new match with no scorekeeper starts there */
+        try { exported = localStorage.getItem(exportKey()); } catch (err) { exported = null; }
+        if (exported) exportedVersion = JSON.parse(exported).actions.length;
+        return Promise.all([startWorker(), refreshExport()]).then(function (done) { return done[0]; });
+      }
+      if (form) {
+        keep({ page: location.pathname });
+        return startWorker().then(function (booted) { return Promise.resolve(newMatchPage(form)).then(function () { return booted; }); });
+      }
+      return null;
+    }).then(function (booted) {
+      if (!booted) return;
+      root.dataset.engineBootMs = String(Math.round(booted.ms));
       ready = true;
       root.dataset.offline = "ready";
     }).catch(function (err) {
@@ -265,6 +394,6 @@
       root.dataset.offlineError = String(err && err.message || err);
     });
   }
-  window.trucoOffline = { start: start, isOffline: function () { return offline; }, call: function () { return call.apply(null, arguments); } };
+  window.trucoOffline = { start: start, isOffline: function () { return offline; } };
   start();
 })();

@@ -28,8 +28,9 @@
   }
   function whenIdle(fn) { if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 5000 }); else setTimeout(fn, 0); }
   var installed = window.matchMedia && (matchMedia("(display-mode: fullscreen)").matches || matchMedia("(display-mode: standalone)").matches);
-  if ("Worker" in window && window.WebAssembly && (installed || document.querySelector("#scoreboard.can-edit"))) {
-    setTimeout(function () { whenIdle(loadOffline); }, installed ? 0 : 5000);
+  var noNetwork = navigator.onLine === false;
+  if ("Worker" in window && window.WebAssembly && (installed || noNetwork || document.querySelector("#scoreboard.can-edit"))) {
+    setTimeout(function () { whenIdle(loadOffline); }, installed || noNetwork ? 0 : 5000);
   }
   window.addEventListener("appinstalled", function () { whenIdle(loadOffline); });
 

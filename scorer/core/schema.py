@@ -3,7 +3,7 @@ state (its log entries are :mod:`scorer.core.match.log`'s).
 
 One schema, read by everything that handles an action: the engine normalises an action
 against it (:func:`normalize_action`), the JSON API and the CLI pass actions through that
-function, the web labels dispatch on its kinds, and ``openapi.yaml`` describes the same
+function, the board's buttons dispatch on its kinds, and ``openapi.yaml`` describes the same
 kinds, calls and fields (``tests/system/test_openapi.py`` checks they agree). Each action kind is
 a ``TypedDict``; its fields and which of them may be ``null`` are read from the annotations,
 so a new kind or field is written here once. JSON is only the wire form: the dicts are the

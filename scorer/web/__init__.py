@@ -48,11 +48,10 @@ def default_config(app: Flask) -> dict[str, Any]:
 
 def register_views(app: Flask) -> None:
     """The blueprints, the error pages and the templates' globals."""
-    from scorer.web import api, errors, forms, labels, lang, matches, offline, records, shell, tools
+    from scorer.web import api, errors, forms, lang, matches, offline, records, shell, tools
 
     errors.init_app(app)
-    app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, HTMX_CONFIG=htmx_config(forms.TAP_TIMEOUT_SECONDS),
-                                 STAGE_NAMES=labels.STAGE_NAMES)
+    app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, HTMX_CONFIG=htmx_config(forms.TAP_TIMEOUT_SECONDS))
     from scorer.app import tournament_service
     from scorer.web import tournament_api, tournaments  # tournaments (issue 11)
     from scorer.web import stats  # the evening in numbers (issue 22)

@@ -12,12 +12,15 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, request
 from flask_babel import gettext
 
+from scorer.app import store
 from scorer.app.match_service import DUPLICATE, STALE
 from scorer.core.envido_points import count_spans
 from scorer.core.errors import TrucoError
 from scorer.core.variants import VARIANTS
 from scorer.web import forms, player_names, tool_args
-from scorer.web.common import check_key, created_json, error_json, get_match_or_404, json_body, match_state, said, service
+from scorer.web.common import (
+    created_json, error_json, json_body, keyed_match_view, match_state, match_view, said, service,
+)
 from scorer.web.db import get_db
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -48,13 +51,13 @@ def create_match():
 
 
 @bp.get("/matches/<match_id>")
-def get_match(match_id: str):
+@match_view
+def get_match(row: store.MatchRow):
     """The match's state (the engine's state JSON plus ``id`` and ``version``);
     ``?log_limit=N`` keeps only the newest N log entries (the whole log otherwise).
 
-    :raise 422: ``log_limit`` is not a whole number from 1 up.
+    :raise 404: unknown match. :raise 422: ``log_limit`` is not a whole number from 1 up.
     """
-    row = get_match_or_404(match_id)
     limit = request.args.get("log_limit")
     if limit is not None and not (limit.isdigit() and 0 < len(limit) < 7 and int(limit) > 0):
         abort(422, gettext("log_limit must be a whole number from 1 up."))
@@ -62,14 +65,13 @@ def get_match(match_id: str):
 
 
 @bp.post("/matches/<match_id>/actions")
-def post_action(match_id: str):
+@keyed_match_view
+def post_action(row: store.MatchRow, key: str):
     """Apply ``{"action": {...}, "version": N}``; answers the new state.
 
     :raise 403: no or wrong ``X-Edit-Key``. :raise 409: stale version, or the same action already
     recorded on it (``already_recorded``; body has the current ``state``). :raise 422: bad JSON or an action the engine refuses.
     """
-    row = get_match_or_404(match_id)
-    check_key(row, request.headers.get("X-Edit-Key"))
     data = json_body()
     action, version = data.get("action"), data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):

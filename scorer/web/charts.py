@@ -20,7 +20,7 @@ from flask_babel import gettext, lazy_gettext
 from pygal.style import Style
 
 from scorer.core.stats import SideStats, StoryPoint
-from scorer.web.labels import call_name
+from scorer.present.board_buttons import call_name
 from scorer.web.stat_words import STAT_ROWS
 
 # pygal puts a finder for its map plugins (pygal.maps.*, unused here) on sys.meta_path that has

@@ -8,15 +8,17 @@ Views import this module (and :mod:`scorer.web.forms`), never each other.
 from __future__ import annotations
 
 import csv
+import functools
 import hmac
 import io
 import ipaddress
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Response, abort, current_app, jsonify, make_response, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from scorer.app import addresses, store
@@ -59,6 +61,36 @@ def get_match_or_404(match_id: str) -> store.MatchRow:
     if row is None:
         abort(404, gettext("There is no match with this address."))
     return row
+
+
+def match_view(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
+    """Route decorator: the view gets the stored match (``row``) instead of the URL's
+    ``match_id``, as :func:`get_match_or_404` reads it (other URL values pass through).
+
+    :raise 404: no match has that id.
+    """
+    @functools.wraps(view)
+    def load(match_id: str, **values: Any) -> ResponseReturnValue:
+        return view(get_match_or_404(match_id), **values)
+
+    return load
+
+
+def keyed_match_view(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
+    """Route decorator for "this match, with its edit key" (as flaskr's ``login_required``):
+    the view gets the stored match (``row``) and the key that opened it (``key``: the URL's
+    ``<key>``, else the ``X-Edit-Key`` header of the JSON API) instead of ``match_id``.
+
+    :raise 404: no match has that id. :raise 403: the key is missing or wrong (:func:`check_key`).
+    """
+    @functools.wraps(view)
+    def load(match_id: str, key: str | None = None, **values: Any) -> ResponseReturnValue:
+        row = get_match_or_404(match_id)
+        key = request.headers.get("X-Edit-Key") if key is None else key
+        check_key(row, key)
+        return view(row, key, **values)
+
+    return load
 
 
 def key_fits(row: store.MatchRow, key: str | None) -> bool:

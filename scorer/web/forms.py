@@ -18,14 +18,22 @@ from werkzeug.datastructures import MultiDict
 
 from scorer.app import store
 from scorer.core.series import BEST_OF
-from scorer.core.variants import VARIANTS, default_variant
-from scorer.web import labels
+from scorer.core.variants import CHOICE_LABELS, VARIANTS, default_variant
 from scorer.web.cookies import _players_shape
 from scorer.web.i18n import default_names
 from scorer.web.player_names import clean_names, cut_name, was_shortened
 
 #: The longest choice text a closed select shows whole at 360 px (bold, 16 px).
 SELECT_TEXT_MAX = 28
+
+
+def choice_label(value: Any) -> str:
+    """How an option value is shown in the new-match form: a word of the variants' choices
+    (:data:`scorer.core.variants.CHOICE_LABELS`, translated), anything else as it is."""
+    if isinstance(value, bool) or value in CHOICE_LABELS:
+        label = CHOICE_LABELS.get(value)
+        return gettext(label) if label is not None else str(value)
+    return str(value)
 
 
 def option_fields(variant_id: str, chosen: dict[str, Any]) -> list[dict[str, Any]]:
@@ -43,7 +51,7 @@ def option_fields(variant_id: str, chosen: dict[str, Any]) -> list[dict[str, Any
         current = chosen.get(spec.key, spec.default)
         if current not in spec.choices:
             current = spec.default
-        choices = [(str(c), labels.choice_label(c), c == current and type(c) is type(current)) for c in spec.choices]
+        choices = [(str(c), choice_label(c), c == current and type(c) is type(current)) for c in spec.choices]
         fields.append(
             {
                 "key": spec.key,

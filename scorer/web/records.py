@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import Blueprint, abort, current_app, jsonify
 from flask_babel import gettext
 
+from scorer.app import store
 from scorer.core.errors import TrucoError
 from scorer.web import forms, player_names
 from scorer.web.common import (
-    check_key,
     csv_download,
     created_json,
     error_json,
-    get_match_or_404,
     json_body,
+    keyed_match_view,
     match_state,
+    match_view,
     service,
     shortened_note,
 )
@@ -34,12 +35,12 @@ bp = Blueprint("records", __name__, url_prefix="/api")
 
 
 @bp.get("/matches/<match_id>/export")
-def export(match_id: str):
+@match_view
+def export(row: store.MatchRow):
     """The match as a JSON file to keep or to import elsewhere.
 
     :raise 404: unknown match.
     """
-    row = get_match_or_404(match_id)
     response = jsonify(service().export(get_db(), row))
     response.headers["Content-Disposition"] = f'attachment; filename="truco-{row.id}.json"'
     return response
@@ -78,13 +79,13 @@ def compact_json(value) -> str:
 
 
 @bp.get("/matches/<match_id>/log.csv")
-def log_csv(match_id: str):
+@match_view
+def log_csv(row: store.MatchRow):
     """The match log as CSV: one row per action that counts (number, hand, what was said,
     tentos each side won, the score after, the action as compact JSON).
 
     :raise 404: unknown match.
     """
-    row = get_match_or_404(match_id)
     state = match_state(row)
     a, b = row.names
     rows = [["n", "hand", "log", f"won: {a}", f"won: {b}", a, b, "action"]]
@@ -94,13 +95,12 @@ def log_csv(match_id: str):
 
 
 @bp.post("/matches/<match_id>/names")
-def rename(match_id: str):
+@keyed_match_view
+def rename(row: store.MatchRow, key: str):
     """Rename the two sides from ``{"names": [a, b]}``; answers the state.
 
     :raise 403: no or wrong ``X-Edit-Key``. :raise 422: not two texts.
     """
-    row = get_match_or_404(match_id)
-    check_key(row, request.headers.get("X-Edit-Key"))
     data = json_body()
     if "names" not in data:
         abort(422, gettext("Names must be two texts."))

@@ -12,9 +12,9 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, make_response, render_template
 from flask_babel import gettext
 
-from scorer.app import stats_service
+from scorer.app import stats_service, store
 from scorer.web import charts
-from scorer.web.common import csv_download, get_match_or_404, service
+from scorer.web.common import csv_download, match_view, service
 from scorer.web.db import get_db
 from scorer.web.stat_words import STAT_ROWS, SOURCE_WORDS
 from scorer.web.tournament_view import get_tournament_or_404
@@ -23,16 +23,16 @@ bp = Blueprint("stats", __name__)
 
 
 @bp.get("/api/matches/<match_id>/stats")
-def match_stats(match_id: str):
+@match_view
+def match_stats(row: store.MatchRow):
     """Both sides' statistics of the match. :raise 404: unknown match."""
-    row = get_match_or_404(match_id)
     return jsonify(stats_service.match_json(stats_service.match_sides(service(), get_db(), row)))
 
 
 @bp.get("/api/matches/<match_id>/series/stats")
-def series_stats(match_id: str):
+@match_view
+def series_stats(row: store.MatchRow):
     """Both sides' statistics over the match's Revanche series. :raise 404: unknown match."""
-    row = get_match_or_404(match_id)
     return jsonify(stats_service.series_json(service(), get_db(), row))
 
 
@@ -44,9 +44,9 @@ def tournament_stats(tid: str):
 
 
 @bp.get("/matches/<match_id>/stats.csv")
-def stats_csv(match_id: str):
+@match_view
+def stats_csv(row: store.MatchRow):
     """The match's statistics as CSV: a header of keys, one row per side. :raise 404: unknown match."""
-    row = get_match_or_404(match_id)
     return csv_download(stats_service.csv_rows(list(row.names), stats_service.match_sides(service(), get_db(), row)),
                         f"truco-{row.id}-stats.csv")
 
@@ -62,10 +62,10 @@ def tournament_stats_csv(tid: str):
 
 
 @bp.get("/matches/<match_id>/stats")
-def stats_page(match_id: str):
+@match_view
+def stats_page(row: store.MatchRow):
     """The page: the match's numbers, and its series' when it has more than one game.
     :raise 404: unknown match."""
-    row = get_match_or_404(match_id)
     db = get_db()
     sides = stats_service.match_sides(service(), db, row)
     series = stats_service.series_json(service(), db, row)
@@ -84,19 +84,19 @@ def svg(document: str):
 
 
 @bp.get("/matches/<match_id>/chart.svg")
-def story_chart(match_id: str):
+@match_view
+def story_chart(row: store.MatchRow):
     """The score's story as a picture: both scores hand by hand, the deciding calls marked.
     :raise 404: unknown match."""
-    row = get_match_or_404(match_id)
     story = service().story(get_db(), row)
     title = f"{row.names[0]} {row.score[0]} × {row.score[1]} {row.names[1]}"
     return svg(charts.story_svg(row.variant, list(row.names), story, title))
 
 
 @bp.get("/matches/<match_id>/series/summary.svg")
-def series_picture(match_id: str):
+@match_view
+def series_picture(row: store.MatchRow):
     """The series' headline numbers as a picture (one bar per side). :raise 404: unknown match."""
-    row = get_match_or_404(match_id)
     rows = stats_service.series_rows(get_db(), row.series) or [row]
     sides = stats_service.rows_sides(service(), get_db(), rows)
     title = gettext("%(a)s × %(b)s: %(games)s games", a=row.names[0], b=row.names[1], games=len(rows))

@@ -6,13 +6,12 @@ tournament pages' own (:func:`scorer.web.tournament_view.round_name`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import url_for
 from flask_babel import gettext
 
 from scorer.app import store
 from scorer.app.tournament_context import Next, Place, TournamentContext, tournament_context
+from scorer.present.board_view import TournamentLine
 from scorer.web.db import get_db
 from scorer.web.tournament_view import round_name, stage_title
 
@@ -60,18 +59,14 @@ def next_line(n: Next) -> str:
     return words.get(n.kind, lambda: gettext("%(team)s is out of the tournament", team=n.team))()
 
 
-def board_tournament(row: store.MatchRow) -> dict[str, Any] | None:
-    """The scoreboard's tournament model, or None outside a tournament: ``{"name"`` and
-    ``"where"`` (the header line's two parts: the tournament; round · table), ``"taken"``
-    (the tournament took the result: no Revanche, Undo shown unavailable), ``"over"`` (its
-    series is decided: no Revanche, even reopened), ``"next"``
-    (lines, once taken), ``"url"`` (the tournament's TV page, which needs no key)``}``."""
+def board_tournament(row: store.MatchRow) -> TournamentLine | None:
+    """The scoreboard's tournament line (:class:`~scorer.present.board_view.TournamentLine`; its
+    ``url`` is the tournament's TV page, which needs no key), or None outside a tournament."""
     ctx: TournamentContext | None = tournament_context(get_db(), row)
     if ctx is None:
         return None
     where = [place_name(ctx.place)]
     if ctx.place.table is not None:
         where.append(gettext("Table %(n)s", n=ctx.place.table))
-    return {"name": ctx.name, "where": DOT.join(where), "taken": ctx.taken, "over": ctx.over,
-            "next": [next_line(n) for n in ctx.next],
-            "url": url_for("tournaments.tv", tid=ctx.tournament_id)}
+    return TournamentLine(name=ctx.name, where=DOT.join(where), taken=ctx.taken, over=ctx.over,
+                          next=tuple(next_line(n) for n in ctx.next), url=url_for("tournaments.tv", tid=ctx.tournament_id))

@@ -18,7 +18,7 @@ from scorer.app.match_service import APPLIED, STALE, MatchService
 from scorer.core.match import Match
 from scorer.web.db import get_db
 from scorer.web.i18n import LANGUAGES, translator
-from scorer.web.matches import LOG_LIMIT
+from scorer.web.board import LOG_LIMIT
 from tests.web_client import HX, act, new_match
 
 TRUCO = {"type": "call", "side": 0, "call": "truco"}

@@ -1,14 +1,17 @@
-"""scorer/web/board.py's steady pad (issue #14): every action has one place, the rows a
-variant has are the same in every state, and a button says what it pays at once."""
+"""scorer/present/board_buttons.py: the steady pad (issue #14): every action has one place, the
+rows a variant has are the same in every state, and a button says what it pays at once; and
+each button's words, points, JSON and place are made together (issue 21), without Flask."""
 
 from __future__ import annotations
 
 import pytest
 
+import gettext
+
 from scorer.core.match import Match
+from scorer.present import board_buttons as board
+from scorer.present.board_view import board_view
 from scorer.present.log_words import say_state
-from scorer.web import board
-from scorer.web.i18n import translator
 
 
 @pytest.mark.parametrize(("action", "cell"), [
@@ -38,8 +41,9 @@ def test_every_action_has_one_place(action, cell):
 
 
 @pytest.mark.parametrize(("action", "expected"), [
-    ({"type": "hand_winner", "side": 1, "points": 3, "points_side": 1}, [0, 3]),
-    ({"type": "no_quiero", "side": 1, "points": 1, "points_side": 0}, [1, 0]),
+    ({"type": "hand_winner", "side": 1, "points": 3, "points_side": 1}, (0, 3)),
+    ({"type": "no_quiero", "side": 1, "points": 1, "points_side": 0}, (1, 0)),
+    ({"type": "adjust", "side": 1, "delta": -1}, (0, -1)),
     ({"type": "call", "side": 0, "call": "truco", "points": 3, "points_side": None}, None),  # a stake, paid later
     ({"type": "trick", "winner": 0, "points": None, "points_side": None}, None),
 ])
@@ -58,29 +62,26 @@ SCRIPTS = {
 
 
 @pytest.mark.parametrize("variant", sorted(SCRIPTS))
-def test_the_same_places_in_every_state(app, variant):
+def test_the_same_places_in_every_state(variant):
     options, scripts, rows = SCRIPTS[variant]
     seen = []
-    with app.test_request_context():
-        for script in scripts:
-            m = Match(variant, options)
-            for action in script:
-                m.apply(action)
-            pad = board.pad(say_state(m.state(), translator()))
-            assert [r["name"] for r in pad["rows"]] == rows
-            assert pad["extra"] == []
-            seen.append([[c["slot"] for c in r["cells"]] for r in pad["rows"]])
+    for script in scripts:
+        m = Match(variant, options)
+        for action in script:
+            m.apply(action)
+        buttons = board_view(say_state(m.state()), gettext.NullTranslations()).buttons
+        assert [r.name for r in buttons.rows] == rows
+        assert buttons.extra == ()
+        seen.append([[c.slot for c in r.cells] for r in buttons.rows])
     assert all(s == seen[0] for s in seen)
 
 
 @pytest.mark.parametrize(("lang", "note"), [("en", "wins the game"), ("pt_BR", "ganha o jogo"), ("es", "gana el partido")])
-def test_a_falta_that_wins_the_game_says_so(app, lang, note):
+def test_a_falta_that_wins_the_game_says_so(catalog, lang, note):
     """uruguaio's default Falta in the malas is worth the game (REFERENCE.md 1.6, "malas wins
     the game"): its button says so instead of showing no worth (a tester's finding)."""
     state = Match("uruguaio").state()
     falta = next(a for a in state["legal_actions"] if a.get("call") == "falta_envido" and a["side"] == 0)
     assert falta["points"] is None
-    with app.test_request_context(headers={"Accept-Language": lang}):
-        from scorer.web import labels
-
-        assert labels.points_note(falta, ["Nós", "Eles"]) == note
+    table = board.Table("uruguaio", ["Nós", "Eles"], state["hand"], catalog(lang))
+    assert board.points_note(falta, table) == note

@@ -7,7 +7,8 @@ the scorekeeper's plus the taps made on the phone), applies taps with
 :class:`scorer.core.match.Match` and renders the ``#scoreboard`` fragment. It imports
 neither Flask nor sqlite3: words come from the compiled catalogs through the standard
 library's :mod:`gettext`, URLs from the app's own URL rules carried in the bundle
-(``truco_routes.json``).
+(``truco_routes.json``); the board is :func:`scorer.present.board_view.board_view`'s, the
+server's own view model, rendered by the server's own ``partials/_scoreboard.html``.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ class OfflineTable:
 
     ``export``: the match as the scorekeeper exports it (``variant``, ``options``, ``mano``,
     ``names``, ``players``, ``best_of``, ``actions``); ``match_id`` and ``key``: its address
-    (the links on the board). ``render``: the board renderer (:func:`board_renderer`).
+    (the links on the board). ``render``: the board renderer (:class:`BoardRenderer`).
 
     :raise RuleError: bad settings, or an action the rules refuse.
     """
@@ -114,45 +115,55 @@ class OfflineTable:
 
 
 class BoardRenderer:
-    """The board's view code and template, with the phone's words and links.
+    """The board's view model (:func:`scorer.present.board_view.board_view`) and template,
+    with the phone's words and links.
 
     ``root``: where the bundle was unpacked (``templates/``, ``translations/``,
-    ``truco_routes.json``); ``lang``: the page's language; ``view``: the module of the
-    board's view model (``view(state, last_action)``, ``seats_view``, ``spoken``)."""
+    ``truco_routes.json``); ``lang``: the page's language."""
 
-    def __init__(self, root: Path, lang: str, view: Any, translate: Callable[[str], str] | None = None) -> None:
+    def __init__(self, root: Path, lang: str) -> None:
         from jinja2 import Environment, FileSystemLoader
 
         self.catalog = translations(root, lang)
+        self.gloss = lang == "en"
 
         def said(msgid: str) -> str:
             return self.catalog.gettext(msgid) if msgid else msgid
 
         said.ngettext = self.catalog.ngettext  # type: ignore[attr-defined]  # plural errors (NP_)
-        self.translate = translate or said
-        self.view = view
+        self.translate = said
         self.env = Environment(loader=FileSystemLoader(str(root / "templates")), autoescape=True,
                                extensions=["jinja2.ext.i18n"])
         self.env.install_gettext_translations(self.catalog, newstyle=True)
-        rules = json.loads((root / "truco_routes.json").read_text(encoding="utf-8"))
-        self.env.globals.update(url_for=url_builder(rules), STAGE_NAMES=stage_names(self.catalog.gettext))
+        self.url_for = url_builder(json.loads((root / "truco_routes.json").read_text(encoding="utf-8")))
 
     def words(self, msgid: str, **values: Any) -> str:
         """``msgid`` in the page's language, ``%(name)s`` filled in."""
         text = self.catalog.gettext(msgid)
         return text % values if values else text
 
+    def links(self, match_id: str, key: str, version: int) -> Any:
+        """The board's addresses, from the app's URL rules (no Revanche, no series on the phone)."""
+        from scorer.present.board_view import BoardLinks
+
+        url = self.url_for
+        return BoardLinks(poll=url("matches.poll", match_id=match_id, key=key, version=version, rematch=0),
+                          act=url("matches.act", match_id=match_id, key=key),
+                          revanche=url("matches.revanche", match_id=match_id, key=key), rematch=None,
+                          share=url("matches.share", match_id=match_id, key=key),
+                          story_chart=url("stats.story_chart", match_id=match_id, v=version),
+                          stats=url("stats.stats_page", match_id=match_id))
+
     def board(self, table: OfflineTable, state: dict[str, Any], last: Mapping[str, Any] | None,
               message: str | None) -> str:
-        """Render ``partials/_scoreboard.html`` for ``state``."""
-        ctx = self.view.view(state, dict(last) if last else None)
-        players = table.export.get("players")
-        row = {"id": table.match_id, "rematch": None}
-        ctx.update(row=row, key=table.key, message=message, series=None,
-                   seats=self.view.seats_view(players, int(table.export.get("mano") or 0), state) if players else None,
-                   rematch_url=None, oob=False, seen="", shown=f"{time.time():.3f}", guard_ms=0, tournament=None)
-        ctx["say"] = self.view.spoken(state, ctx["pending_call"], ctx["special"], None, ctx["seats"])
-        return self.env.get_template("partials/_scoreboard.html").render(**ctx)
+        """Render ``partials/_scoreboard.html`` for ``state``, as the scorekeeper would."""
+        from scorer.present.board_view import BoardPage, board_view
+
+        board = board_view(state, self.catalog, gloss=self.gloss, last_action=dict(last) if last else None,
+                           players=table.export.get("players"), first_mano=int(table.export.get("mano") or 0))
+        page = BoardPage(board=board, links=self.links(table.match_id, table.key, board.version), can_edit=True,
+                         message=message, guard_ms=0, shown=f"{time.time():.3f}", oob=False)
+        return self.env.get_template("partials/_scoreboard.html").render(page=page)
 
     def banner(self, waiting: int, new_match: bool = False) -> dict[str, str]:
         """The words of the note above an offline board: ``{"text", "discard", "confirm"}``
@@ -185,11 +196,6 @@ class BoardRenderer:
         return self.catalog.gettext("Us"), self.catalog.gettext("Them")
 
 
-def stage_names(translate: Callable[[str], str]) -> dict[str, str]:
-    """The board's stage names (malas, buenas) in the page's language."""
-    return {"malas": translate("malas"), "buenas": translate("buenas")}
-
-
 def settings_from_fields(fields: Mapping[str, str], default_names: Sequence[str]) -> dict[str, Any]:
     """A match's settings from the new-match form's fields as the phone read them (the
     server's ``forms.settings_from_form`` does the same from the posted form; the upload is
@@ -220,11 +226,11 @@ def settings_from_fields(fields: Mapping[str, str], default_names: Sequence[str]
             "best_of": int(best_of) if best_of in ("1", "3", "5") else 1, "players": players}
 
 
-def load(root: str, lang: str, export_json: str, match_id: str, key: str, view: Any,
+def load(root: str, lang: str, export_json: str, match_id: str, key: str,
          pending: Sequence[Mapping[str, Any]] = ()) -> OfflineTable:
     """The phone's match: ``export_json`` (the scorekeeper's export), then the ``pending``
     taps' actions in order (a refused one is skipped: the scorekeeper will refuse it too)."""
-    renderer = BoardRenderer(Path(root), lang, view)
+    renderer = BoardRenderer(Path(root), lang)
     table = OfflineTable(json.loads(export_json), match_id, key, renderer)
     for tap in pending:
         table.apply(tap["action"])

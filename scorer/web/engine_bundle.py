@@ -29,9 +29,9 @@ from flask import Flask, current_app, url_for
 
 from scorer.web.assets import PACKAGE_DIR, asset_dir
 
-#: Modules outside ``scorer/core`` and ``scorer/present`` that the board's view needs.
-#: They must import neither Flask nor sqlite3 (the phone has neither).
-BOARD_MODULES = ("scorer/__init__.py", "scorer/web/board.py", "scorer/web/labels.py")
+#: Modules outside ``scorer/core`` and ``scorer/present`` the phone needs (the board's view
+#: model is :mod:`scorer.present.board_view`). None may import Flask or sqlite3.
+BOARD_MODULES = ("scorer/__init__.py",)
 #: Packages taken whole (every ``.py`` file under them).
 PACKAGES = ("scorer/core", "scorer/present")
 #: Templates the board fragment renders (relative to ``templates/``).

@@ -15,14 +15,12 @@ const BOOT_PY = `
 import sys, json
 sys.path.insert(0, "/engine")
 from scorer.present import offline_table as ot
-from scorer.present import offline_view
 
 TABLE = None
 
 def load(lang, export_json, match_id, key, pending_json):
     global TABLE
-    TABLE = ot.load("/engine", lang, export_json, match_id, key, offline_view.board_module("/engine", lang),
-                    json.loads(pending_json))
+    TABLE = ot.load("/engine", lang, export_json, match_id, key, json.loads(pending_json))
     return json.dumps({"html": TABLE.board(), "version": TABLE.version})
 
 def apply(action_json):
@@ -38,7 +36,7 @@ def banner(waiting, new_match):
 def start(lang, fields_json, offline_id):
     """A new match on this phone, from the new-match form's fields."""
     global TABLE
-    renderer = ot.BoardRenderer(ot.Path("/engine"), lang, offline_view.board_module("/engine", lang))
+    renderer = ot.BoardRenderer(ot.Path("/engine"), lang)
     try:
         settings = ot.settings_from_fields(json.loads(fields_json), renderer.default_names())
     except ot.RuleError as e:
@@ -47,7 +45,7 @@ def start(lang, fields_json, offline_id):
     return json.dumps({"settings": settings, "html": TABLE.board(), "version": 0})
 
 def held(lang, count):
-    renderer = ot.BoardRenderer(ot.Path("/engine"), lang, offline_view.board_module("/engine", lang))
+    renderer = ot.BoardRenderer(ot.Path("/engine"), lang)
     return json.dumps(renderer.held(int(count)))
 `;
 

@@ -125,10 +125,9 @@ def test_the_service_worker_keeps_the_engine_only_when_a_page_asks(client):
 PHONE = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from scorer.present import offline_table, offline_view
+from scorer.present import offline_table
 export = sys.stdin.read()
-table = offline_table.load(sys.argv[1], sys.argv[2], export, sys.argv[3], sys.argv[4],
-                           offline_view.board_module(sys.argv[1], sys.argv[2]))
+table = offline_table.load(sys.argv[1], sys.argv[2], export, sys.argv[3], sys.argv[4])
 print(json.dumps({"html": table.board(), "modules": sorted(m for m in sys.modules if m.split(".")[0] in
                   ("flask", "werkzeug", "sqlite3", "babel", "sqlalchemy"))}))
 """

@@ -94,7 +94,7 @@
     board.replaceWith(fresh);
     if (local) {  /* no address yet: nothing to share until it is uploaded */
       var share = document.getElementById("share-link");
-      if (share) share.hidden = true;
+      if (share) share.remove();
     }
     if (focused) fresh.focus({ preventScroll: true });
   }

@@ -43,9 +43,11 @@ def tap(page, action: dict) -> None:
 def seen(html: str) -> dict:
     """What a player sees on a board: scores, buttons (action, words), points, hand line, log."""
     text = re.sub(r"\s+", " ", html)
+    unescape = __import__("html").unescape
     return {
         "scores": re.findall(r'id="score\d">(\d+)<', text),
-        "buttons": sorted(re.findall(r'data-action="([^"]+)"><span class="label">([^<]+)', text)),
+        "buttons": sorted((unescape(a), unescape(b)) for a, b in
+                          re.findall(r'data-action="([^"]+)"><span class="label">([^<]+)', text)),
         "notes": sorted(re.findall(r'<small class="pts[^"]*">([^<]+)</small>', text)),
         "hand": re.findall(r'<p class="hand-info">(.*?)</p>', text),
         "log": re.findall(r'<span class="text">([^<]+)</span> <span class="at">([^<]+)</span>', text),

@@ -6,9 +6,9 @@ rides on the first open, and without JavaScript nothing changes."""
 
 from __future__ import annotations
 
-import json
 import re
 import time
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -43,7 +43,6 @@ def tap(page, action: dict) -> None:
 def seen(html: str) -> dict:
     """What a player sees on a board: scores, buttons (action, words), points, hand line, log."""
     text = re.sub(r"\s+", " ", html)
-    unescape = __import__("html").unescape
     return {
         "scores": re.findall(r'id="score\d">(\d+)<', text),
         "buttons": sorted((unescape(a), unescape(b)) for a, b in

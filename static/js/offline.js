@@ -14,6 +14,7 @@
   var root = document.documentElement;
   var script = document.currentScript;
   var lang = (script && script.dataset.lang) || "pt_BR";
+  var began = performance.now();
   var HELD = "truco:offline-match:";
   var cfg = null, worker = null, calls = {}, seq = 0, chain = Promise.resolve();
   var match = null;          /* {id, key} of the board page */
@@ -352,12 +353,21 @@
   function keep(message) {
     if ("serviceWorker" in navigator && navigator.serviceWorker.controller) navigator.serviceWorker.controller.postMessage(message);
   }
-  if (navigator.serviceWorker) {
+  /* The engine's files are fetched once: by the service worker, which keeps them; the worker
+     starts when they are kept (or at once with no service worker), so it reads them from there. */
+  var kept = new Promise(function (resolve) {
+    if (!navigator.serviceWorker || !navigator.serviceWorker.controller) { resolve(); return; }
     navigator.serviceWorker.addEventListener("message", function (e) {
-      if (e.data && e.data.engineCached) root.dataset.engineCached = "1";
+      if (e.data && "engineCached" in e.data) {
+        if (e.data.engineCached) root.dataset.engineCached = "1";
+        resolve();
+      }
     });
-  }
+  });
   function startWorker() {
+    return kept.then(startedWorker);
+  }
+  function startedWorker() {
     worker = new Worker(cfg.worker, { type: "module" });
     worker.onmessage = function (e) {
       var p = calls[e.data.id];
@@ -386,7 +396,8 @@
       return null;
     }).then(function (booted) {
       if (!booted) return;
-      root.dataset.engineBootMs = String(Math.round(booted.ms));
+      root.dataset.engineBootMs = String(Math.round(booted.ms));  /* the worker's start, files kept */
+      root.dataset.engineReadyMs = String(Math.round(performance.now() - began));
       ready = true;
       root.dataset.offline = "ready";
     }).catch(function (err) {

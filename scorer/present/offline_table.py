@@ -169,7 +169,7 @@ class BoardRenderer:
         """The words of the note above an offline board: ``{"text", "discard", "confirm"}``
         (playing with no scorekeeper, how many taps wait; the button that discards them and
         its question). ``new_match``: a match started on this phone, uploaded whole."""
-        head = self.words(N_("Playing offline: this phone keeps the score with the same rules."))
+        head = self.words(N_("Offline, same rules:"))
         if new_match:
             tail = self.words(N_("This match lives on this phone until the scorekeeper can be reached: "
                                  "then it is uploaded, and its links and QR code work."))
@@ -180,7 +180,7 @@ class BoardRenderer:
                                          "%(n)s taps wait for the scorekeeper.", waiting) % {"n": waiting}
         else:
             tail = self.words(N_("Nothing waits for the scorekeeper."))
-        return {"text": f"{head} {tail}", "discard": self.words(N_("Discard the taps made offline")),
+        return {"text": f"{head} {tail}", "discard": self.words(N_("Discard them")),
                 "confirm": self.words(N_("Discard the taps made on this phone while offline? They are never sent."))}
 
     def held(self, count: int) -> dict[str, str]:

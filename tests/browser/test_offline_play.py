@@ -79,7 +79,7 @@ def test_a_hand_with_truco_envido_and_a_fold_played_offline_is_recorded_once(chr
         tap(page, action)
     assert page.evaluate("() => document.documentElement.dataset.offline") == "playing"
     assert page.locator("#offline-play").is_visible()
-    assert "6 toques esperan" in page.locator("#offline-play").text_content()
+    assert "Sin conexión, mismas reglas: 6 toques esperan" in page.locator("#offline-play").text_content()
     phone = page.locator("#scoreboard").evaluate("b => b.outerHTML")
     assert stored(live, match_id)["version"] == 0  # nothing reached the scorekeeper
     ctx.set_offline(False)

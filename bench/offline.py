@@ -63,7 +63,7 @@ WAIT_DRAWN_JS = """
   setTimeout(() => reject(new Error("board " + n + " not drawn after 20 s")), 20000);
 })
 """
-READY = "() => ['ready', 'failed', 'playing'].includes(document.documentElement.dataset.offline)"
+READY = "() => ['ready', 'playing'].includes(document.documentElement.dataset.offline)"
 
 
 def _pcts(xs: list[float]) -> dict[str, float]:

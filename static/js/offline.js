@@ -32,7 +32,6 @@
   }
   /* One engine call at a time, in the order the taps were made. */
   function queue(fn) { chain = chain.then(fn, fn); return chain; }
-  function whenIdle(fn) { if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 3000 }); else setTimeout(fn, 0); }
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "t" + Date.now().toString(36) + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
@@ -80,6 +79,7 @@
         if (!text) return;
         exported = text;
         exportedVersion = JSON.parse(text).actions.length;
+        if (ready && !offline) root.dataset.offline = "ready";
         try { localStorage.setItem(exportKey(), text); } catch (err) { /* full: kept in memory */ }
       }, function () { /* no answer: the next change tries again */ });
   }
@@ -146,6 +146,10 @@
   /* ---- Going offline, playing, coming back -------------------------------------------- */
   function enterOffline() {
     if (offline || !ready || !exported || !window.trucoPending) return;
+    /* The export must hold every action the board shows as confirmed (a drop right after an
+       answer, before the export was read again: the taps wait on the phone as they would
+       with no engine, and the scorekeeper gets them once it answers). */
+    if (exportedVersion < shownVersion()) { root.dataset.offline = "behind"; return; }
     offline = true;
     queue(function () {
       var failed = lastPost;
@@ -283,7 +287,7 @@
     var ctx = e.detail.ctx, status = ctx && ctx.response ? ctx.response.status : 0;
     if (status === 0 || status >= 500) { enterOffline(); return; }
     if (ctx.request.method !== "GET") lastPost = null;
-    whenIdle(refreshExport);
+    refreshExport();  /* at once (a request in the background): the drop may come next */
   });
 
   /* ---- The new-match page: a match with no scorekeeper ---------------------------------- */

@@ -242,3 +242,32 @@ def test_an_upload_that_is_not_the_stored_match_changes_nothing(client):
     r = upload(client, oid, [{"type": "hand_winner", "side": 1}, {"type": "hand_winner", "side": 1}, TAPS[2]], lang="en")
     assert r.status_code == 422 and r.get_json()["error"]["code"] == "offline_mismatch"
     assert client.get(f"/api/matches/{made['id']}").get_json()["version"] == 2
+
+
+# ------------------------------------------------------------------ the new-match form on the phone
+
+FORMS = [
+    {"variant": "paulista", "name0": "Ana", "name1": "Beto", "mano": "1", "best_of": "3"},
+    {"variant": "argentino-30", "flor": "True", "name0": "  ", "name1": "", "mano": "0", "best_of": "1"},
+    {"variant": "truco-15", "name0": "A", "name1": "B", "mano": "0", "table_size": "4",
+     "player0_0": "Ana", "player0_1": "", "player1_0": "Caio", "player1_1": "Duda"},
+    {"variant": "uruguaio", "name0": "A", "name1": "B", "mano": "0", "table_size": "6", "best_of": "5"},
+]
+
+
+@pytest.mark.parametrize("fields", FORMS)
+@pytest.mark.parametrize("lang", ["pt_BR", "es"])
+def test_the_phone_reads_the_new_match_form_as_the_server_does(app, tmp_path, fields, lang):
+    from werkzeug.datastructures import MultiDict
+
+    from scorer.present.offline_table import BoardRenderer, settings_from_fields
+    from scorer.web import engine_bundle, forms
+
+    with app.test_request_context("/", headers={"Accept-Language": lang}):
+        server = forms.settings_from_form(MultiDict(fields))
+        z = zipfile.ZipFile(io.BytesIO(engine_bundle.bundle().raw))
+    z.extractall(tmp_path / "engine")
+    renderer = BoardRenderer(tmp_path / "engine", lang)
+    phone = settings_from_fields(fields, renderer.default_names())
+    server.pop("shortened")
+    assert phone == {**server, "names": list(server["names"])}

@@ -174,6 +174,7 @@ def offline_taps(p, base: str, path: str, taps: int, throttle: float) -> dict[st
         ours.goto(base + path, wait_until="load")
         ours.wait_for_function(READY, timeout=300_000)
         ctx.set_offline(True)
+        ours.bring_to_front()  # a page behind another draws no frames: table.js sends a tap on the next one
         where = ours.evaluate(FIND_BUTTON_JS, 0)
         ours.touchscreen.tap(where[0], where[1])  # no answer: the engine takes over
         ours.wait_for_function("() => document.documentElement.dataset.offline === 'playing'", timeout=60_000)

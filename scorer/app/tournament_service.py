@@ -292,7 +292,7 @@ def stamp(db: sqlite3.Connection, tid: str) -> str | None:
     return tstore.stamp(db, tid)
 
 
-def audit(db: sqlite3.Connection, tid: str) -> list[dict[str, Any]]:
+def audit(db: sqlite3.Connection, tid: str) -> list[tstore.AuditEntry]:
     """The audit log, oldest first (:func:`scorer.app.store.tournaments.get_audit`)."""
     return tstore.get_audit(db, tid)
 

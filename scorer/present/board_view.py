@@ -30,11 +30,11 @@ from typing import Any
 
 from scorer.core import seats as seating
 from scorer.core.errors import N_
-from scorer.core.schema import Side, State
+from scorer.core.schema import Side
 from scorer.core.series import SeriesStatus
 from scorer.core.variants import VARIANTS, Variant
 from scorer.present.board_buttons import Buttons, Table, Words, arrange, call_name, say, special_name
-from scorer.present.log_words import SaidEntry
+from scorer.present.log_words import SaidEntry, SaidState
 
 #: Stages shown on the board (malas and buenas, docs/rules.md §Malas and buenas).
 STAGE_NAMES = {"malas": N_("malas"), "buenas": N_("buenas")}
@@ -248,12 +248,11 @@ def last_delta(log: Sequence[SaidEntry], undone: bool = False) -> tuple[int, int
     return (int(a), int(b))
 
 
-def board_view(state: State, words: Words, *, gloss: bool = False, last_action: Mapping[str, Any] | None = None,
+def board_view(state: SaidState, words: Words, *, gloss: bool = False, last_action: Mapping[str, Any] | None = None,
                series: SeriesStatus | None = None, players: Sequence[Sequence[str]] | None = None,
                first_mano: int = 0) -> BoardView:
     """Everything the scoreboard shows, from the engine's state with its log said in words
-    (:func:`scorer.present.log_words.say_state`: its ``log`` is a list of
-    :class:`~scorer.present.log_words.SaidEntry`).
+    (:func:`scorer.present.log_words.say_state`'s :class:`~scorer.present.log_words.SaidState`).
 
     Args:
         words: the reader's catalog (:class:`~scorer.present.board_buttons.Words`).
@@ -270,7 +269,7 @@ def board_view(state: State, words: Words, *, gloss: bool = False, last_action: 
     variant, names = VARIANTS[state["variant"]], tuple(state["names"])
     hand = state.get("hand") or {}
     pending = hand.get("pending")
-    log: tuple[SaidEntry, ...] = tuple(reversed(state.get("log", [])))  # type: ignore[arg-type]
+    log = tuple(reversed(state.get("log", [])))
     undone = bool(last_action) and last_action.get("type") == "undo"
     stages = state.get("stages")
     special = special_name(variant.id, hand.get("special"), words)

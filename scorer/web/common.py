@@ -1,5 +1,6 @@
-"""What every view shares: the application service, loading a match, the edit key, the
-public address, reading a JSON body and answering JSON errors, the CSV formula guard.
+"""What every view shares: the application service, loading a match and checking its edit key
+(the route decorators :func:`match_view` and :func:`keyed_match_view`), the public address,
+reading a JSON body and answering JSON errors, the CSV formula guard.
 What both tournament views (pages and API) share is in :mod:`scorer.web.tournament_view`.
 
 Views import this module (and :mod:`scorer.web.forms`), never each other.
@@ -24,7 +25,8 @@ from flask_babel import gettext
 from scorer.app import addresses, store
 from scorer.app.match_service import MatchService
 from scorer.core.errors import TrucoError
-from scorer.present.log_words import say_state
+from scorer.core.schema import State
+from scorer.present.log_words import SaidState, say_state
 from scorer.web.db import get_db
 from scorer.web.player_names import NAME_MAX
 from scorer.web.i18n import translate, translator
@@ -40,13 +42,13 @@ def service() -> MatchService:
     return current_app.extensions["truco_matches"]
 
 
-def match_state(row: store.MatchRow, log_limit: int | None = None) -> dict[str, Any]:
+def match_state(row: store.MatchRow, log_limit: int | None = None) -> SaidState:
     """The service's state of ``row`` in its JSON form, the log said in the request's
     language (``log_limit``: only the newest entries)."""
     return said(service().state(get_db(), row, log_limit=log_limit))
 
 
-def said(state: dict[str, Any]) -> dict[str, Any]:
+def said(state: State) -> SaidState:
     """A state from the service with its log said in the request's language (its JSON form:
     :func:`scorer.present.log_words.say_state`)."""
     return say_state(state, translator())

@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from typing import Any
+from typing import Any, TypedDict
 
 from flask import request
 
@@ -18,6 +18,27 @@ LAST_COOKIE = "last"
 RECENT_COOKIE = "recent"
 RECENT_MAX = 8
 COOKIE_AGE = 365 * 24 * 3600
+
+
+OptionValue = bool | int | float | str | None
+"""An option's value as a form or a cookie gives it (one of the variant's choices, or text the
+engine refuses with its own message)."""
+
+
+class MatchSettings(TypedDict, total=False):
+    """A new match's settings, as the new-match form reads them
+    (:func:`scorer.web.forms.settings_from_form`: every key) and this phone's cookie keeps them
+    (:func:`last_settings`: the keys of a trusted shape only). ``mano`` is text when the form
+    sent something else than 0 or 1 (the engine refuses it); ``shortened``: a typed name was
+    cut (the form's only, never kept)."""
+
+    variant: str
+    options: dict[str, OptionValue]
+    names: list[str]
+    mano: int | str
+    best_of: int
+    players: list[list[str]] | None
+    shortened: bool
 
 
 def _b64(data: Any) -> str:
@@ -32,7 +53,7 @@ def _unb64(text: str) -> Any:
         return None
 
 
-def last_settings() -> dict[str, Any]:
+def last_settings() -> MatchSettings:
     """The settings of the last match created on this phone (``{}`` if none).
 
     The cookie is the phone's to change: each field of an unexpected shape is dropped
@@ -40,7 +61,7 @@ def last_settings() -> dict[str, Any]:
     """
     data = _unb64(request.cookies.get(LAST_COOKIE, ""))
     if not isinstance(data, dict):
-        return {}
+        return MatchSettings()
     checks = {
         "variant": lambda v: isinstance(v, str),
         "options": lambda v: isinstance(v, dict) and all(_scalar(x) for x in v.values()),
@@ -49,7 +70,7 @@ def last_settings() -> dict[str, Any]:
         "best_of": lambda v: v in BEST_OF and type(v) is int,
         "players": _players_shape,
     }
-    return {key: data[key] for key, ok in checks.items() if key in data and ok(data[key])}
+    return MatchSettings(**{key: data[key] for key, ok in checks.items() if key in data and ok(data[key])})
 
 
 def _scalar(value: Any) -> bool:
@@ -77,7 +98,7 @@ def recent_matches() -> list[tuple[str, str]]:
     return out[:RECENT_MAX]
 
 
-def remember(response, settings: dict[str, Any] | None, row: store.MatchRow, key: str | None = None) -> None:
+def remember(response, settings: MatchSettings | None, row: store.MatchRow, key: str | None = None) -> None:
     """Set this phone's cookies: the last settings (if given) and the recent matches
     (``row``'s id with its edit ``key``, which the database does not keep)."""
     if settings is not None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 from flask import abort, request
 from flask_babel import gettext
@@ -18,8 +19,8 @@ from werkzeug.datastructures import MultiDict
 
 from scorer.app import store
 from scorer.core.series import BEST_OF
-from scorer.core.variants import CHOICE_LABELS, VARIANTS, default_variant
-from scorer.web.cookies import _players_shape
+from scorer.core.variants import CHOICE_LABELS, VARIANTS, Variant, default_variant
+from scorer.web.cookies import MatchSettings, OptionValue, _players_shape
 from scorer.web.i18n import default_names
 from scorer.web.player_names import clean_names, cut_name, was_shortened
 
@@ -36,7 +37,17 @@ def choice_label(value: Any) -> str:
     return str(value)
 
 
-def option_fields(variant_id: str, chosen: dict[str, Any]) -> list[dict[str, Any]]:
+class OptionField(TypedDict):
+    """One option's control in the new-match form (see :func:`option_fields`)."""
+
+    key: str
+    label: str
+    help: str
+    choices: list[tuple[str, str, bool]]
+    long: bool
+
+
+def option_fields(variant_id: str, chosen: Mapping[str, OptionValue]) -> list[OptionField]:
     """The option controls of one variant: ``[{"key", "label", "help", "choices": [(value, text, selected)], "long"}]``
     (``help``: the option's one line saying what it does, or empty).
 
@@ -64,7 +75,30 @@ def option_fields(variant_id: str, chosen: dict[str, Any]) -> list[dict[str, Any
     return fields
 
 
-def new_match_context(variant_id: str, settings: dict[str, Any]) -> dict[str, Any]:
+class NewMatchForm(TypedDict, total=False):
+    """The new-match form's template context (:func:`new_match_context` gives all but
+    ``recent`` and ``recent_keys``, this phone's recent matches, which the page adds):
+    ``variants`` (``(id, title, description)`` each), the chosen ``variant`` and its option
+    ``fields``, the sides' ``names``, ``mano``, ``best_of``, the ``table_size`` and its
+    ``players`` (three places a side), and the ``error`` of a refused form."""
+
+    variants: list[tuple[str, str, str]]
+    variant_titles: dict[str, str]
+    variant: Variant
+    description: str
+    fields: list[OptionField]
+    names: list[str]
+    mano: int | str
+    best_of: int
+    best_of_choices: tuple[int, ...]
+    table_size: int
+    players: list[list[str]]
+    error: str | None
+    recent: list[store.MatchRow]
+    recent_keys: dict[str, str]
+
+
+def new_match_context(variant_id: str, settings: MatchSettings) -> NewMatchForm:
     """Template context of the new-match form for ``variant_id`` and remembered ``settings``."""
     if variant_id not in VARIANTS:
         variant_id = default_variant().id
@@ -136,11 +170,11 @@ def clean_best_of(raw: Any) -> int:
     return raw
 
 
-def options_from_form(form: MultiDict) -> dict[str, Any]:
+def options_from_form(form: MultiDict) -> dict[str, OptionValue]:
     """The chosen variant's options from the form, typed as its choices; options the
     variant does not have are ignored, a value that is not one of its choices is kept as
     text (the engine refuses it with its own message). Empty for an unknown variant."""
-    options: dict[str, Any] = {}
+    options: dict[str, OptionValue] = {}
     variant = VARIANTS.get(form.get("variant", ""))
     for spec in variant.option_specs if variant else ():
         if spec.key in form:
@@ -150,7 +184,7 @@ def options_from_form(form: MultiDict) -> dict[str, Any]:
     return options
 
 
-def settings_from_form(form: MultiDict) -> dict[str, Any]:
+def settings_from_form(form: MultiDict) -> MatchSettings:
     """Variant, options (typed as the variant's choices), names, mano, series length
     and players from the form.
 

@@ -8,6 +8,7 @@ swap the ``#scoreboard`` fragment in place. Views read the request, call the eng
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -266,6 +267,6 @@ def watch_poll(row: store.MatchRow):
 
 
 @bp.app_context_processor
-def inject_defaults() -> dict[str, Any]:
+def inject_defaults() -> dict[str, Callable[[], tuple[str, str]]]:
     """Template globals: the default side names in the user's language."""
     return {"default_names": default_names}

@@ -17,7 +17,7 @@ from scorer.app import tournament_corrections as corrections, tournament_service
 from scorer.app.tournament_keys import organizer_fits
 from scorer.core.errors import TrucoError
 from scorer.web.common import csv_download, error_json, json_body, public_base
-from scorer.web.tournament_view import check_organizer, describe_tournament, get_tournament_or_404, tournament_keys
+from scorer.web.tournament_view import describe_tournament, get_tournament_or_404, organizer_view, tournament_keys
 from scorer.web.db import get_db
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api")
@@ -60,7 +60,8 @@ def state(tid: str):
 
 
 @bp.post("/tournaments/<tid>/corrections")
-def correct(tid: str):
+@organizer_view
+def correct(loaded: service.Loaded, key: str):
     """Apply a correction (walkover, abandonment, reopen, rename, confirm); answers
     ``{"undone", "state"}``.
 
@@ -70,10 +71,7 @@ def correct(tid: str):
     at the ``version`` sent), ``already_done`` or ``already_confirmed`` (nothing to
     change). :raise 422: a bad correction.
     """
-    loaded = get_tournament_or_404(tid)
-    key = request.headers.get("X-Organizer-Key")
-    check_organizer(loaded, key)
-    data = json_body()
+    tid, data = loaded.row.id, json_body()
     try:
         done = corrections.correct(get_db(), tid, data, keys=tournament_keys())
     except TrucoError as e:

@@ -4,13 +4,17 @@ user's language, and :func:`describe_tournament` (issue 11)."""
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, NotRequired, TypedDict
 
-from flask import abort, current_app, url_for
+from flask import abort, current_app, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from scorer.app import store, tournament_service
 from scorer.app.store import tournaments as tstore
+from scorer.app.store.tournaments import AuditEntry, TournamentRow  # the row types the views name
 from scorer.app.tournament_context import round_level
 from scorer.app.tournament_keys import TournamentKeys, organizer_fits
 from scorer.core.errors import N_
@@ -41,6 +45,24 @@ def check_organizer(loaded: tournament_service.Loaded, key: str | None) -> None:
     :raise 403: missing or wrong key.
     """
     check_organizer_key(loaded.row, key)
+
+
+def organizer_view(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
+    """Route decorator for "this tournament, with its organizer key" (as
+    :func:`scorer.web.common.keyed_match_view` for a match): the view gets the tournament
+    loaded and advanced to now (``loaded``) and the key (the URL's ``<key>``, else the
+    ``X-Organizer-Key`` header of the JSON API) instead of ``tid``.
+
+    :raise 404: no tournament has that id. :raise 403: missing or wrong key.
+    """
+    @functools.wraps(view)
+    def load(tid: str, key: str | None = None, **values: Any) -> ResponseReturnValue:
+        loaded = get_tournament_or_404(tid)
+        key = request.headers.get("X-Organizer-Key") if key is None else key
+        check_organizer(loaded, key)
+        return view(loaded, key, **values)
+
+    return load
 
 
 def check_organizer_key(row: tstore.TournamentRow, key: str | None) -> None:
@@ -79,7 +101,75 @@ def round_name(level: int | None, number: int, *, one: bool = False) -> str:
     return gettext("Round %(n)s", n=number)
 
 
-def describe_tournament(loaded: tournament_service.Loaded, *, organizer: str | None = None) -> dict[str, Any]:
+JSONObject = Mapping[str, Any]
+"""A value the core writes as JSON (``Result.to_json``, a standings line, the options)."""
+
+
+class TournamentMatch(TypedDict):
+    """One slot as the API's match (:func:`describe_tournament`)."""
+
+    id: str | None
+    slot: str
+    table: int | None
+    teams: list[int | None]
+    status: str
+    best_of: int
+    watch_url: str | None
+    score: list[int] | None
+    live: bool
+    series: list[int] | None
+    winner: int | None
+    result: JSONObject | None
+    locked: bool
+    board_result: JSONObject | None
+    edit_url: NotRequired[str | None]
+
+
+class TournamentRound(TypedDict):
+    """A stage's round: its ``number``, ``title``, ``matches``, whether all are ``done`` and
+    the teams that rest (``byes``)."""
+
+    number: int
+    title: str
+    matches: list[TournamentMatch]
+    done: bool
+    byes: list[int]
+
+
+class TournamentStage(TypedDict):
+    """A stage besides the first (a group, the repescagem...): its ``name``, ``title``,
+    ``rounds`` and, for a group, its ``standings``."""
+
+    name: str
+    title: str
+    rounds: list[TournamentRound]
+    standings: NotRequired[list[JSONObject]]
+
+
+class TournamentState(TypedDict):
+    """The tournament as the API returns it (issue 11's shape), also the pages' model."""
+
+    id: str
+    name: str
+    variant: str
+    options: JSONObject
+    format: str
+    best_of: int
+    final_best_of: int
+    teams: list[str]
+    players: list[list[str]]
+    rounds: list[TournamentRound]
+    stages: list[TournamentStage]
+    standings: list[JSONObject]
+    tiebreaks: list[str]
+    points: JSONObject
+    champion: int | None
+    repescagem_champion: int | None
+    finished: bool
+    version: int
+
+
+def describe_tournament(loaded: tournament_service.Loaded, *, organizer: str | None = None) -> TournamentState:
     """The tournament as the API returns it (issue 11's shape), also the pages' model.
     ``organizer``: the organizer's key, already checked, when the organizer asks (the
     tables' ``edit_url`` are then given; a table of a tournament made before issue 23
@@ -96,16 +186,16 @@ def describe_tournament(loaded: tournament_service.Loaded, *, organizer: str | N
     row, view = loaded.row, loaded.view
     stages = _matches_by_stage(loaded, organizer)
 
-    def rounds(stage: str) -> list[dict[str, Any]]:
+    def rounds(stage: str) -> list[TournamentRound]:
         return _rounds(loaded, stage, stages.get(stage, {}))
 
     first = "league" if row.settings["format"] == "round_robin" else "main"
-    groups = [
+    groups: list[TournamentStage] = [
         {"name": f"group{g}", "title": stage_title(f"group{g}"), "rounds": rounds(f"group{g}"),
          "standings": [r.to_json() for r in table.rows]}
         for g, table in enumerate(view.groups, start=1)
     ]
-    extra = [{"name": s, "title": stage_title(s), "rounds": rounds(s)}
+    extra: list[TournamentStage] = [{"name": s, "title": stage_title(s), "rounds": rounds(s)}
              for s in stage_names(loaded.t)
              if s != first and not s.startswith("group")]
     return {
@@ -131,13 +221,13 @@ def describe_tournament(loaded: tournament_service.Loaded, *, organizer: str | N
 
 
 def _matches_by_stage(loaded: tournament_service.Loaded, organizer: str | None
-                      ) -> dict[str, dict[int, list[dict[str, Any]]]]:
+                      ) -> dict[str, dict[int, list[TournamentMatch]]]:
     """Every slot as the API's match dict, by stage and round number (rounds in play order)."""
     base = public_base()
     games: dict[str, store.MatchRow] = {}
     if organizer:  # the live games, read through the service in one query
         games = {m.id: m for m in service().recent(get_db(), [g.match_id for g in loaded.live.values()])}
-    stages: dict[str, dict[int, list[dict[str, Any]]]] = {}
+    stages: dict[str, dict[int, list[TournamentMatch]]] = {}
     for slot in sorted(loaded.t.slots, key=lambda s: (s.round, s.number)):
         match = _match(loaded, slot, base)
         if organizer:
@@ -152,7 +242,7 @@ def _matches_by_stage(loaded: tournament_service.Loaded, organizer: str | None
     return stages
 
 
-def _match(loaded: tournament_service.Loaded, slot: Slot, base: str) -> dict[str, Any]:
+def _match(loaded: tournament_service.Loaded, slot: Slot, base: str) -> TournamentMatch:
     """One slot as the API's match dict (without the organizer's ``edit_url``)."""
     sv = loaded.view.slots[slot.id]
     srow = loaded.slots.get(slot.id)
@@ -177,8 +267,8 @@ def _match(loaded: tournament_service.Loaded, slot: Slot, base: str) -> dict[str
     }
 
 
-def _rounds(loaded: tournament_service.Loaded, stage: str, by_round: dict[int, list[dict[str, Any]]]
-            ) -> list[dict[str, Any]]:
+def _rounds(loaded: tournament_service.Loaded, stage: str, by_round: dict[int, list[TournamentMatch]]
+            ) -> list[TournamentRound]:
     """A stage's rounds: ``{"number", "title", "matches", "done", "byes"}`` each, in order."""
     out = []
     for number, matches in sorted(by_round.items()):

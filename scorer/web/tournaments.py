@@ -12,7 +12,8 @@ the JSON API use.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypedDict
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
@@ -26,8 +27,8 @@ from scorer.web import forms, qr
 from scorer.web import tournament_words as words_
 from scorer.web.common import public_base
 from scorer.web.tournament_view import (
-    check_organizer, check_organizer_key, describe_tournament, get_tournament_or_404, stage_title,
-    tournament_keys,
+    AuditEntry, TournamentMatch, TournamentRow, TournamentState, check_organizer_key,
+    describe_tournament, get_tournament_or_404, organizer_view, stage_title, tournament_keys,
 )
 from scorer.web.db import get_db
 from scorer.web.i18n import translate
@@ -61,8 +62,20 @@ def audit_who(who: str) -> str:
     return who
 
 
-def audit_lines(loaded: service.Loaded, audit: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The audit log in words (newest first): ``{"at", "who", "what", "match", "before", "after"}``."""
+class AuditLine(TypedDict):
+    """One line of the audit log in words: when (``at``, seconds since the epoch), ``who``, ``what``, the ``match`` it
+    concerns ("" for the whole tournament), and what it was ``before`` and ``after``."""
+
+    at: float
+    who: str
+    what: str
+    match: str
+    before: str
+    after: str
+
+
+def audit_lines(loaded: service.Loaded, audit: list[AuditEntry]) -> list[AuditLine]:
+    """The audit log in words (newest first)."""
     teams = loaded.row.teams
 
     def name(i: Any) -> str:
@@ -90,7 +103,7 @@ def audit_lines(loaded: service.Loaded, audit: list[dict[str, Any]]) -> list[dic
             text += " ✓" + ",".join(name(sides[s]) for s in res["confirmed"] if s in (0, 1))
         return text
 
-    out = []
+    out: list[AuditLine] = []
     for a in reversed(audit):
         before, after, kind = a["before"], a["after"], a["kind"]
         if kind == "create":
@@ -113,7 +126,26 @@ def audit_lines(loaded: service.Loaded, audit: list[dict[str, Any]]) -> list[dic
     return out
 
 
-def page_context(loaded: service.Loaded, *, organizer: str | None) -> dict[str, Any]:
+class TournamentPage(TypedDict):
+    """The organizer and TV pages' template context (:func:`page_context`): the tournament
+    ``t`` (:func:`~scorer.web.tournament_view.describe_tournament`), its ``live`` matches and
+    how many (``live_size``), the bracket's ``board_size``, its ``row``, ``team`` (an index's
+    name), the tiebreaks' names and notes, and the TV poll's ``stamp`` and period."""
+
+    t: TournamentState
+    live: list[TournamentMatch]
+    live_size: str
+    board_size: str
+    row: TournamentRow
+    team: Callable[[int | None], str]
+    tiebreak_names: list[str]
+    tie_notes: Callable[[Any], list[str]]
+    level_on: str
+    stamp: str
+    poll_seconds: int
+
+
+def page_context(loaded: service.Loaded, *, organizer: str | None) -> TournamentPage:
     """Template context shared by the organizer and TV pages (``organizer``: the checked
     organizer key, or None)."""
     data = describe_tournament(loaded, organizer=organizer)
@@ -143,11 +175,22 @@ def loaded_stamp(loaded: service.Loaded) -> str:
 # ---------------------------------------------------------------- create
 
 
-def create_form_context(error: str | None = None, form: Any = None) -> dict[str, Any]:
+class NewTournamentForm(forms.NewMatchForm, total=False):
+    """The create-a-tournament form's template context: the new-match form's, plus the
+    ``form`` as typed, the ``formats``, the tiebreak chosen at each position and the
+    ``choosable`` ones with their short names."""
+
+    form: Any
+    formats: tuple[str, ...]
+    tiebreak_choices: list[str]
+    choosable: list[tuple[str, str]]
+
+
+def create_form_context(error: str | None = None, form: Any = None) -> NewTournamentForm:
     form = form or {}
     variant = form.get("variant") or default_variant().id  # unknown: the default
     # The variant's options as typed (a refused form, or the no-JavaScript reload) stay chosen.
-    ctx = forms.new_match_context(variant, {"variant": variant, "options": forms.options_from_form(form)})
+    ctx: NewTournamentForm = forms.new_match_context(variant, {"variant": variant, "options": forms.options_from_form(form)})  # type: ignore[assignment]
     ctx.update(error=error, form=form, formats=core.FORMATS, tiebreak_choices=words_.tiebreak_choices(form),
                choosable=[(c, gettext(words_.TIEBREAK_SHORT[c])) for c in words_.CHOOSABLE])
     return ctx
@@ -227,13 +270,13 @@ def create():
 
 
 @bp.get("/t/<tid>/<key>")
-def organizer(tid: str, key: str):
+@organizer_view
+def organizer(loaded: service.Loaded, key: str):
     """The organizer page: bracket or table, every table's links, corrections, audit.
 
     :raise 404: unknown tournament. :raise 403: wrong organizer key.
     """
-    loaded = get_tournament_or_404(tid)
-    check_organizer(loaded, key)
+    tid = loaded.row.id
     ctx = page_context(loaded, organizer=key)
     ctx.update(key=key, audit=audit_lines(loaded, service.audit(get_db(), tid)),
                message=request.args.get("msg"), base=public_base(),
@@ -262,11 +305,10 @@ def organizer_changed(tid: str, key: str):
 
 
 @bp.get("/t/<tid>/<key>/cards")
-def cards(tid: str, key: str):
+@organizer_view
+def cards(loaded: service.Loaded, key: str):
     """Printable A4 page: one card per table now playing, with its QR code (edit link),
     table number, teams and match."""
-    loaded = get_tournament_or_404(tid)
-    check_organizer(loaded, key)
     ctx = page_context(loaded, organizer=key)
     tables = []
     stages = [{"rounds": ctx["t"]["rounds"]}] + ctx["t"]["stages"]
@@ -282,11 +324,10 @@ def cards(tid: str, key: str):
 
 
 @bp.get("/t/<tid>/<key>/reopen/<slot>")
-def confirm_reopen(tid: str, key: str, slot: str):
+@organizer_view
+def confirm_reopen(loaded: service.Loaded, key: str, slot: str):
     """The confirmation page of a reopening (or a changed result), listing the later
     matches it undoes."""
-    loaded = get_tournament_or_404(tid)
-    check_organizer(loaded, key)
     try:
         undone = corrections.preview_reopen(loaded, slot)
     except TrucoError as e:
@@ -301,11 +342,10 @@ def confirm_reopen(tid: str, key: str, slot: str):
 
 
 @bp.post("/t/<tid>/<key>/corrections")
-def correct(tid: str, key: str):
+@organizer_view
+def correct(loaded: service.Loaded, key: str):
     """Apply one correction from the organizer page's forms, then back to the page."""
-    loaded = get_tournament_or_404(tid)
-    check_organizer(loaded, key)
-    form = request.form
+    tid, form = loaded.row.id, request.form
     data: dict[str, Any] = {"kind": form.get("kind"), "slot": form.get("slot"),
                             "confirmed": form.get("confirmed") == "1", "name": form.get("name")}
     for field in ("absent", "abandoned", "side", "team", "version"):

@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from scorer.app.store.connection import write
 
@@ -365,8 +365,22 @@ def set_lots(db: sqlite3.Connection, tid: str, drawn: dict[int, int], who: str, 
         _bump(db, tid)
 
 
-def get_audit(db: sqlite3.Connection, tid: str) -> list[dict[str, Any]]:
-    """The audit log, oldest first: ``{"seq", "at", "who", "kind", "slot", "before", "after"}``."""
+class AuditEntry(TypedDict):
+    """One change of a tournament as its audit log keeps it: its ``seq`` (order), when
+    (``at``, seconds since the epoch), ``who`` made it, its ``kind``, the ``slot`` it concerns (None for the whole
+    tournament), and the values ``before`` and ``after`` (JSON, None where there is none)."""
+
+    seq: int
+    at: float
+    who: str
+    kind: str
+    slot: str | None
+    before: Any
+    after: Any
+
+
+def get_audit(db: sqlite3.Connection, tid: str) -> list[AuditEntry]:
+    """The audit log, oldest first."""
     return [
         {"seq": r["seq"], "at": r["at"], "who": r["who"], "kind": r["kind"], "slot": r["slot"],
          "before": json.loads(r["before_value"]) if r["before_value"] else None,

@@ -98,7 +98,9 @@ def service_worker():
         engine_info=url_for("offline.engine_info"),
         default=LANGUAGES[0],
     )
-    response = make_response(body)
+    import rjsmin
+
+    response = make_response(rjsmin.jsmin(body))  # minified like our static scripts: it is on the first open
     response.mimetype = "text/javascript"
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -114,9 +114,9 @@ def test_the_bundle_is_cached_a_year_under_its_hash_and_another_hash_is_not_foun
 def test_the_service_worker_keeps_the_engine_only_when_a_page_asks(client):
     sw = client.get("/sw.js").get_data(as_text=True)
     info = client.get("/engine.json").get_json()
-    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", sw).group(1))
+    shell = json.loads(re.search(r"const SHELL\s*=\s*(\[.*?\]);", sw).group(1))
     assert not [u for u in shell if "pyodide" in u or "/engine/" in u]  # not at install
-    engine = json.loads(re.search(r"const ENGINE_PATHS = (\[.*?\]);", sw).group(1))
+    engine = json.loads(re.search(r"const ENGINE_PATHS\s*=\s*(\[.*?\]);", sw).group(1))
     assert all(any(u.startswith(p) for p in engine) for u in info["files"])
 
 

@@ -48,8 +48,8 @@ def test_service_worker_caches_the_shell_and_the_offline_pages_only(client):
     assert r.status_code == 200 and r.mimetype == "text/javascript"
     assert r.headers["Cache-Control"] == "no-cache"
     body = r.get_data(as_text=True)
-    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", body).group(1))
-    offline = json.loads(re.search(r"const OFFLINE = (\{.*?\});", body).group(1))
+    shell = json.loads(re.search(r"const SHELL\s*=\s*(\[.*?\]);", body).group(1))
+    offline = json.loads(re.search(r"const OFFLINE\s*=\s*(\{.*?\});", body).group(1))
     paths = [u.split("?v=")[0] for u in shell]  # versioned URLs (tests/system/test_performance.py)
     assert "/static/css/app.css" in paths and "/static/js/table.js" in paths
     assert not any(u.startswith(("/m/", "/w/", "/api/")) for u in shell)

@@ -197,8 +197,9 @@
     var action;
     try { action = JSON.parse(button.dataset.action); } catch (err) { return; }
     paint(button);
-    play(action);
+    afterFrame(function () { play(action); });  /* the painted score is drawn first, as online */
   }
+  function afterFrame(fn) { requestAnimationFrame(function () { setTimeout(fn, 0); }); }
   function onSubmit(e) {  /* Undo and the declared Envido points */
     if (!offline) return;
     var form = e.target.closest && e.target.closest("#scoreboard form");
@@ -219,6 +220,13 @@
   }
   window.addEventListener("pointerup", onTap, true);
   window.addEventListener("click", onTap, true);
+  /* A touch taken at pointerup: cancelling its touchend spares the emulated mouse events and
+     click (hit tests, hover, focus) that would run before the frame showing the score (table.js
+     does the same online). */
+  window.addEventListener("touchend", function (e) {
+    if (offline && e.cancelable && performance.now() - takenAt < 500 && e.target.closest &&
+        e.target.closest("#scoreboard button.act")) e.preventDefault();
+  }, { capture: true, passive: false });
   window.addEventListener("submit", onSubmit, true);
 
   function probeSoon() {

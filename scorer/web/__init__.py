@@ -43,6 +43,7 @@ def default_config(app: Flask) -> dict[str, Any]:
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "MAX_ACTIONS": 5000,
         "GHOST_TAP_SECONDS": 0.35,
+        "OFFLINE_ENGINE": True,
     }
 
 
@@ -78,7 +79,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     matches kept in memory, and the actions they may hold together), ``MAX_CONTENT_LENGTH`` (bytes of a request body;
     more is a 413), ``MAX_ACTIONS`` (actions one match can hold; a real one has a few
     hundred), ``GHOST_TAP_SECONDS`` (a tap on a board shown less than this long ago is taken
-    for the second half of a double tap and not recorded; 0 turns the guard off), and
+    for the second half of a double tap and not recorded; 0 turns the guard off), ``OFFLINE_ENGINE``
+    (phones fetch the rules engine to play on with no connection, :mod:`scorer.web.offline`), and
     the protections of :mod:`scorer.web.security` (``RATE_LIMITS``,
     ``RATELIMIT_STORAGE_URI``, ``RATELIMIT_ENABLED``, ``PROXY_ADDRESSES``, ``PROXY_HOPS``,
     ``TRUSTED_HOSTS``). The instance secret the tournaments' team and table keys come from

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import action_button, create_match, new_context, request, stored, watch_errors
+from live_server import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The pending taps' keeper (window.trucoPending, OFFLINE-PROTOCOL.md section 2) is wt-idem's; the
@@ -24,6 +25,15 @@ HAS_PENDING = "window.trucoPending" in "".join(p.read_text() for p in (ROOT / "s
 needs_pending = pytest.mark.skipif(not HAS_PENDING, reason="window.trucoPending (wt-idem) is not on the page yet")
 #: Starting the engine the first time (download and start of Pyodide) on a shared, loaded machine.
 ENGINE_MS = 120_000
+
+
+@pytest.fixture
+def live(tmp_path):
+    """``truco serve`` with the offline engine on (the shared fixture turns it off)."""
+    server = Server(tmp_path / "serve.sqlite3", threads=4, ghost_tap_ms=0, offline_engine=True)
+    yield server
+    if server.proc.poll() is None:
+        server.stop()
 
 
 def engine_ready(page) -> None:

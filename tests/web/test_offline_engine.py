@@ -74,6 +74,13 @@ def test_the_vendored_files_are_the_ones_listed_with_their_hashes():
     assert "MPL-2.0" in (VENDOR / "pyodide.txt").read_text()
 
 
+def test_a_scorekeeper_can_keep_the_engine_off_the_phones(tmp_path, client):
+    assert 'data-engine="/engine.json"' in client.get("/").get_data(as_text=True)
+    off = create_app({"TESTING": True, "DATABASE": tmp_path / "off.sqlite3", "OFFLINE_ENGINE": False}).test_client()
+    page = off.get("/").get_data(as_text=True)
+    assert "data-engine" not in page and "offline.js" not in page
+
+
 def test_only_the_engine_worker_may_compile_webassembly(client):
     info = client.get("/engine.json").get_json()
     worker = client.get(info["worker"])

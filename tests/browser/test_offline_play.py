@@ -150,6 +150,10 @@ def test_the_engine_is_fetched_only_once_a_board_has_been_open_a_few_seconds(chr
     engine = [(t, u) for t, u in asked if "/engine" in u or "pyodide" in u or "offline.js" in u]
     assert engine and min(t for t, _u in engine) - loaded >= 4.5
     ctx.close()
+    # As truco serve (waitress) serves them: WebAssembly compiles while it streams in only as application/wasm.
+    status, headers, _body = request(live, "HEAD", "/static/vendor/pyodide-314.0.8/pyodide.asm.wasm")
+    assert status == 200 and headers["Content-Type"] == "application/wasm"
+    assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
 
 
 def test_without_javascript_the_board_posts_and_nothing_of_the_engine_is_asked(chromium, live):

@@ -168,3 +168,28 @@ def test_without_javascript_the_board_posts_and_nothing_of_the_engine_is_asked(c
     assert stored(live, match_id)["version"] == 1
     assert not [u for u in asked if "/engine" in u or "pyodide" in u or "offline.js" in u]
     ctx.close()
+
+
+def test_the_first_and_second_open_stay_in_their_budgets_with_the_engine_on(chromium, live):
+    """Issue 24 item 3: the engine's loader adds nothing that breaks the first open's 30 KB
+    (compressed) or the second open's 4 KB, counted as bench/browser.py counts them."""
+    import sys
+
+    sys.path.insert(0, str(ROOT))
+    from bench.browser import NetLog
+
+    path, _id, _key = create_match(live)
+    ctx = chromium.new_context(viewport={"width": 360, "height": 640})
+    log = NetLog(ctx)
+    page = ctx.new_page()
+    page.goto(live.url + path, wait_until="load")
+    page.wait_for_function("() => !!navigator.serviceWorker.controller")  # installed, its files fetched
+    first = log.take()
+    page.goto("about:blank")
+    page.goto(live.url + path, wait_until="load")
+    page.wait_for_function("() => document.documentElement.dataset.sw === 'ready'")
+    second = log.take()
+    assert not [r for r in first + second if "/engine" in r["url"] or "pyodide" in r["url"] or "offline.js" in r["url"]]
+    assert sum(r["bytes"] for r in first) < 30_000
+    assert sum(r["bytes"] for r in second) < 4_000
+    ctx.close()

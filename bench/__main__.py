@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
-    ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting", "stats"],
+    ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting", "stats", "offline"],
                     help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
                          "bench/results_db.json; tournament: a 64-team knockout); results.json is not written")
     ap.add_argument("--reference", metavar="PATH",
@@ -283,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
         budget = 120.0 if args.only == "phones" else (540.0 if args.reference else 300.0)  # about 2, 5 or 9 minutes
         return hosting.main(args.only, args.quick, Clock(budget), say, measure_capacity, run_loadgen,
                             reference=args.reference)
+    if args.only == "offline":  # issue 24: bench/offline.py
+        from bench import offline
+
+        return offline.main()
     if args.only == "stats":  # issue 22: bench/stats.py
         from bench import stats
 

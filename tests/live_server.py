@@ -63,15 +63,18 @@ class OutputLines:
 
 class Server:
     """One ``truco serve`` process on a SQLite path or a database URL (``args``: more
-    options): ``port``, ``stop()``, ``kill()`` (SIGKILL)."""
+    options; ``offline_engine``: let phones fetch the offline rules engine, off unless a test
+    is about it): ``port``, ``stop()``, ``kill()`` (SIGKILL)."""
 
     def __init__(self, db: Path | str, timeout: float = 20.0, threads: int = 8, ghost_tap_ms: int | None = None,
-                 args: list[str] | tuple[str, ...] = ()) -> None:
+                 args: list[str] | tuple[str, ...] = (), offline_engine: bool = False) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         cmd = [str(TRUCO), "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db),
                "--no-qr", "--threads", str(threads), *args]
         if ghost_tap_ms is not None:
             cmd += ["--ghost-tap-ms", str(ghost_tap_ms)]
+        if not offline_engine:  # a board open for seconds would start Pyodide: only the tests of it want that
+            cmd += ["--no-offline-engine"]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
         self._pump = OutputLines(self.proc.stdout)
         self.output = self._pump.lines

@@ -140,6 +140,11 @@ class TournamentKeys:
         """Team ``team``'s (index) confirmation key in tournament ``tid`` (URL-safe text, 256 bits)."""
         return _mac(self._secret, f"team:{tid}:{team}")
 
+    def offline_match(self, offline_id: str) -> tuple[str, str]:
+        """The id (16 characters, like a random one) and the edit key (256 bits) of the match a
+        phone started offline as ``offline_id`` (issue 24): the same every time it is uploaded."""
+        return _mac(self._secret, f"offline-id:{offline_id}")[:16], _mac(self._secret, f"offline-key:{offline_id}")
+
     def team_hashes(self, tid: str, teams: int) -> list[str]:
         """What the database keeps of the ``teams`` team keys: their hashes."""
         return [hash_key(self.team(tid, i)) for i in range(teams)]

@@ -237,11 +237,13 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
 @click.option("--poll-shortcut/--no-poll-shortcut", default=None,
               help="Answer a phone's unchanged-board poll (204) before Flask: about 0.2 ms less CPU per "
                    "poll (scorer/web/poll_shortcut.py). Default: on with --server gunicorn, off with waitress.")
+@click.option("--no-offline-engine", is_flag=True,
+              help="Phones never fetch the rules engine that lets them play on with no connection (docs/offline.md).")
 def serve_command(
     host: str, port: int, db_path: str, public_url: str | None, threads: int, workers: int,
     proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, secret_file: str | None,
     retention_days: int, no_qr: bool, ghost_tap_ms: int, lang: str, metrics_port: int | None = None,
-    server_name: str = "waitress", poll_shortcut: bool | None = None,
+    server_name: str = "waitress", poll_shortcut: bool | None = None, no_offline_engine: bool = False,
 ) -> None:
     """Run the phone scoreboard (waitress) and print the address and a QR code to join.
 
@@ -258,6 +260,7 @@ def serve_command(
     config.update(secret_setting(database, secret_file))
     config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
     config["POLL_SHORTCUT"] = server_name == "gunicorn" if poll_shortcut is None else poll_shortcut
+    config["OFFLINE_ENGINE"] = not no_offline_engine
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it

@@ -5,7 +5,8 @@ actions, share, watch, polling), ``api`` (the matches' JSON API), ``records`` (a
 import, log as CSV and renaming), ``tools`` (Envido and manilha calculators), ``lang`` (language
 switch), ``shell`` (the offline page, service worker and manifest), ``tournaments`` and
 ``tournament_api`` (a tournament's pages and its JSON API), ``stats`` (the evening in
-numbers), and ``ops`` (health and metrics, from :mod:`scorer.web.ops`). Nothing is built at
+numbers), and ``offline`` (the offline engine's bundle and the upload of a match started offline), and
+``ops`` (health and metrics, from :mod:`scorer.web.ops`). Nothing is built at
 import time.
 """
 
@@ -42,12 +43,13 @@ def default_config(app: Flask) -> dict[str, Any]:
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "MAX_ACTIONS": 5000,
         "GHOST_TAP_SECONDS": 0.35,
+        "OFFLINE_ENGINE": True,
     }
 
 
 def register_views(app: Flask) -> None:
     """The blueprints, the error pages and the templates' globals."""
-    from scorer.web import api, errors, forms, lang, matches, records, shell, tools
+    from scorer.web import api, errors, forms, lang, matches, offline, records, shell, tools
 
     errors.init_app(app)
     app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, HTMX_CONFIG=htmx_config(forms.TAP_TIMEOUT_SECONDS))
@@ -55,7 +57,8 @@ def register_views(app: Flask) -> None:
     from scorer.web import tournament_api, tournaments  # tournaments (issue 11)
     from scorer.web import stats  # the evening in numbers (issue 22)
 
-    for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp, tournaments.bp, tournament_api.bp, stats.bp):
+    for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp, offline.bp, tournaments.bp,
+                      tournament_api.bp, stats.bp):
         app.register_blueprint(blueprint)
     keys = app.extensions["truco_tournament_keys"]
     app.extensions["truco_matches"].listeners.append(partial(tournament_service.on_action, keys=keys))
@@ -76,7 +79,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     matches kept in memory, and the actions they may hold together), ``MAX_CONTENT_LENGTH`` (bytes of a request body;
     more is a 413), ``MAX_ACTIONS`` (actions one match can hold; a real one has a few
     hundred), ``GHOST_TAP_SECONDS`` (a tap on a board shown less than this long ago is taken
-    for the second half of a double tap and not recorded; 0 turns the guard off), and
+    for the second half of a double tap and not recorded; 0 turns the guard off), ``OFFLINE_ENGINE``
+    (phones fetch the rules engine to play on with no connection, :mod:`scorer.web.offline`), and
     the protections of :mod:`scorer.web.security` (``RATE_LIMITS``,
     ``RATELIMIT_STORAGE_URI``, ``RATELIMIT_ENABLED``, ``PROXY_ADDRESSES``, ``PROXY_HOPS``,
     ``TRUSTED_HOSTS``). The instance secret the tournaments' team and table keys come from

@@ -31,6 +31,18 @@ def asset_dir(name: str) -> Path:
 #: Its built-in morph ("outerMorph") lets answers and polls change only what changed.
 HTMX_FILE = "vendor/htmx-4.0.1.min.js"
 
+#: The vendored Pyodide (npm package pyodide; version, licence and sha256 in
+#: static/vendor/pyodide.txt): CPython for WebAssembly, which runs the rules core on the phone
+#: when the scorekeeper cannot be reached (issue 24, :mod:`scorer.web.engine_bundle`). Its
+#: files are loaded by name from this folder (no ``?v=``): the version in the folder's name
+#: makes them immutable.
+PYODIDE_DIR = "vendor/pyodide-314.0.8"
+
+# WebAssembly must be served as application/wasm (streaming compilation); ES modules as
+# JavaScript. Registered here, not left to the machine's /etc/mime.types.
+mimetypes.add_type("application/wasm", ".wasm")
+mimetypes.add_type("text/javascript", ".mjs")
+
 
 def htmx_config(timeout_seconds: float) -> Markup:
     """The pages' ``<meta name="htmx-config">`` (JSON): a request unanswered after
@@ -44,7 +56,7 @@ def htmx_config(timeout_seconds: float) -> Markup:
 #: Responses worth compressing (flask-compress; Brotli, zstd or gzip, as the client accepts).
 COMPRESS_MIMETYPES = [
     "text/html", "text/css", "text/javascript", "application/javascript", "application/json",
-    "application/manifest+json", "image/svg+xml",
+    "application/manifest+json", "image/svg+xml", "application/wasm",
 ]
 #: ``Cache-Control`` of a static file asked for with its content's hash (``?v=``).
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -77,7 +89,7 @@ class StaticCompressedCache:
                 with open(path, "rb") as f:
                     data = f.read()
             if data is not None:
-                hit = self.data[key] = brotli.compress(data, quality=11)
+                hit = self.data[key] = brotli.compress(data, quality=brotli_quality(len(data)))
         return hit
 
     def set(self, key: str, value: bytes) -> None:
@@ -85,14 +97,30 @@ class StaticCompressedCache:
             self.data[key] = value
 
 
+def brotli_quality(size: int) -> int:
+    """Brotli's quality for a static file of ``size`` bytes, compressed once: the maximum
+    (11), but 9 past 2 MB (Pyodide's 9.6 MB WebAssembly: 1.6 s instead of about a minute,
+    4 % bigger)."""
+    return 11 if size <= 2_000_000 else 9
+
+
+def immutable_name(filename: str) -> bool:
+    """Whether a static file's name alone says its version (Pyodide's folder), so it is
+    kept a year without a ``?v=``."""
+    return filename.startswith(PYODIDE_DIR + "/")
+
+
 def static_cache_key(req) -> str:
-    """The cache key of a static file asked for with its current ``?v=`` hash; ``""`` (not
-    cached) for anything else."""
+    """The cache key of a static file asked for with its current ``?v=`` hash, or of a
+    file whose name holds its version (:func:`immutable_name`); ``""`` (not cached) for
+    anything else."""
     if req.endpoint != "static":
         return ""
     versions = current_app.extensions.get("truco_static_versions", {})
     filename = (req.view_args or {}).get("filename", "")
     wanted = req.args.get("v")
+    if immutable_name(filename) and not wanted:
+        return req.full_path
     return req.full_path if wanted and wanted == versions.get(filename) else ""
 
 
@@ -178,7 +206,8 @@ def init_static_versions(app: Flask) -> None:
             response.direct_passthrough = False
             response.make_sequence()
         wanted = request.args.get("v")
-        if wanted and wanted == versions.get((request.view_args or {}).get("filename", "")):
+        filename = (request.view_args or {}).get("filename", "")
+        if (wanted and wanted == versions.get(filename)) or (not wanted and immutable_name(filename)):
             response.headers["Cache-Control"] = IMMUTABLE
             # Kept a year and never revalidated: validators and the download name are
             # bytes for nothing on every first open.

@@ -73,7 +73,7 @@ EXPORTS = ("records.export", "records.log_csv", "tournament_api.export", "tourna
 LIMITED = {
     "create": ("matches.create", "api.create_match"),
     "tournament": ("tournaments.create", "tournament_api.create"),
-    "import": ("records.restore",),
+    "import": ("records.restore", "offline.upload_match"),
     "action": WRITES,
     "match_action": WRITES,
     "wrong_key": WRITES + MATCH_PAGES + TOURNAMENT_PAGES,

@@ -13,7 +13,7 @@ import hashlib
 from flask import Blueprint, abort, current_app, make_response, render_template, url_for
 from flask_babel import force_locale, gettext
 
-from scorer.web.assets import HTMX_FILE
+from scorer.web.assets import HTMX_FILE, PYODIDE_DIR
 from scorer.web.i18n import LANGUAGES, locale_code
 
 bp = Blueprint("shell", __name__)
@@ -25,6 +25,16 @@ SHELL_FILES = ("css/app.css", "js/table.js", "icons/icon.svg", "icons/icon-192.p
 def shell_urls() -> list[str]:
     """URLs of the static shell."""
     return [url_for("static", filename=f) for f in SHELL_FILES]
+
+
+def engine_paths() -> list[str]:
+    """Path prefixes of the offline engine's files (issue 24): Pyodide's folder, the engine
+    bundle, its worker and the page script that drives it; the service worker keeps them
+    once fetched."""
+    pyodide = url_for("static", filename=PYODIDE_DIR + "/pyodide.mjs").split("pyodide.mjs")[0]
+    static = url_for("static", filename="js/x").split("js/x")[0]
+    bundle = url_for("offline.engine", digest="x").rsplit("x.zip", 1)[0]
+    return [pyodide, bundle, static + "js/engine-worker.js", static + "js/offline.js"]
 
 
 def offline_urls() -> dict[str, str]:
@@ -84,10 +94,13 @@ def manifest():
 def service_worker():
     """The service worker, at the root so that its scope is the whole site."""
     body = render_template(
-        "shell/sw.js", version=shell_version(), shell=shell_urls(), offline=offline_urls(),
+        "shell/sw.js", version=shell_version(), shell=shell_urls(), offline=offline_urls(), engine=engine_paths(),
+        engine_info=url_for("offline.engine_info"),
         default=LANGUAGES[0],
     )
-    response = make_response(body)
+    import rjsmin
+
+    response = make_response(rjsmin.jsmin(body))  # minified like our static scripts: it is on the first open
     response.mimetype = "text/javascript"
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -117,6 +117,23 @@
     }).catch(function () { root.dataset.sw = "failed"; });
   }
 
+  /* The offline engine (issue 24): once a board has been open a few seconds, or in the
+     installed app, offline.js is loaded when the phone is idle; it fetches the engine in the
+     background and plays on when the scorekeeper cannot be reached. Never on the first-open path. */
+  function loadOffline() {
+    if (!script || !script.dataset.offline || document.getElementById("offline-js")) return;
+    var s = document.createElement("script");
+    s.id = "offline-js"; s.src = script.dataset.offline; s.dataset.engine = script.dataset.engine; s.dataset.lang = lang;
+    document.head.appendChild(s);
+  }
+  function whenIdle(fn) { if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 5000 }); else setTimeout(fn, 0); }
+  var installed = window.matchMedia && (matchMedia("(display-mode: fullscreen)").matches || matchMedia("(display-mode: standalone)").matches);
+  var noNetwork = navigator.onLine === false;
+  if ("Worker" in window && window.WebAssembly && (installed || noNetwork || document.querySelector("#scoreboard.can-edit"))) {
+    setTimeout(function () { whenIdle(loadOffline); }, installed || noNetwork ? 0 : 5000);
+  }
+  window.addEventListener("appinstalled", function () { whenIdle(loadOffline); });
+
   /* Read the score aloud in the page's language. */
   if ("speechSynthesis" in window && "SpeechSynthesisUtterance" in window) {
     root.classList.add("can-speak");

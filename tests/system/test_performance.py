@@ -207,12 +207,13 @@ def test_pages_are_never_cached(client):
 
 def test_service_worker_installs_the_page_files_and_one_offline_page(client):
     body = client.get("/sw.js").get_data(as_text=True)
-    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", body).group(1))
+    shell = json.loads(re.search(r"const SHELL\s*=\s*(\[.*?\]);", body).group(1))
     assert all("?v=" in u for u in shell)  # the same URLs the pages load: already in the HTTP cache
+    body = re.sub(r"\s+", "", body)  # served minified (rjsmin), like our static scripts
     install = body[body.index('addEventListener("install"'):body.index('addEventListener("activate"')]
     assert "ESSENTIAL.concat([OFFLINE[browserLang()]])" in install
     assert "Object.values(OFFLINE)" not in body  # not every language at install
-    assert "SHELL.includes(url.pathname + url.search)" in body
+    assert "SHELL.includes(url.pathname+url.search)" in body
 
 
 def test_versioned_static_files_are_brotli_at_maximum_quality_without_validators(client):

@@ -100,8 +100,8 @@ def create_match(
     return _row(db.execute("SELECT * FROM match WHERE id = :id", {"id": match_id}).mappings().one(), key)
 
 
-def _insert_match(db, variant, options, names, mano, series, best_of, players, key_hash) -> str:
-    match_id, now = new_id(), time.time()
+def _insert_match(db, variant, options, names, mano, series, best_of, players, key_hash, match_id=None) -> str:
+    match_id, now = match_id or new_id(), time.time()
     db.execute(
         "INSERT INTO match (id, edit_key, series, variant, options, names, mano, created, updated, best_of, players)"
         " VALUES (:id, :key, :series, :variant, :options, :names, :mano, :now, :now, :best_of, :players)",
@@ -149,17 +149,22 @@ def import_match(
     winner: int | None,
     best_of: int = 1,
     players: Any = None,
+    match_id: str | None = None,
+    edit_key: str | None = None,
 ) -> MatchRow:
     """Store a new match that already has ``actions`` (a restored export), all or nothing.
 
     ``score`` and ``winner`` are the state after the last action; the caller replays
     the actions with the engine first, so only a valid match is stored. ``best_of`` and
     ``players`` as in :func:`create_match` (a new series of that length starts). The
-    row returned carries the new plain ``edit_key``.
+    row returned carries the new plain ``edit_key``. A caller that derives the id and the key
+    itself (a match started offline, :mod:`scorer.app.offline_matches`) passes them.
+
+    :raise IntegrityError: ``match_id`` is taken (the same upload stored it first).
     """
-    key = new_edit_key()
+    key = edit_key or new_edit_key()
     with write(db):
-        match_id = _insert_match(db, variant, options, names, mano, None, best_of, players, hash_key(key))
+        match_id = _insert_match(db, variant, options, names, mano, None, best_of, players, hash_key(key), match_id)
         now = time.time()
         if actions:
             db.execute(

@@ -10,6 +10,7 @@ is a 422 saying what was wrong, in the user's language; nothing is recorded then
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from flask import abort, jsonify, request
@@ -44,7 +45,7 @@ def tap_key(value: Any = None) -> str | None:
     return value
 
 
-def taps_from_body(data: dict[str, Any]) -> tuple[list[tap_upload.Tap], bool]:
+def taps_from_body(data: Mapping[str, object]) -> tuple[list[tap_upload.Tap], bool]:
     """The taps and ``apply`` of an upload's JSON body
     ``{"taps": [{"tap_key", "version", "action"}, ...], "apply": false}`` (other fields of a tap,
     such as the phone's ``made_at``, are ignored).

@@ -10,6 +10,7 @@ a match played on a phone, stored once (:mod:`scorer.app.offline_matches`).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
 from flask_babel import gettext
@@ -98,6 +99,21 @@ def upload_actions(raw) -> list[dict]:
     return [t["action"] for t in raw]
 
 
+def upload_settings(data: Mapping[str, object]) -> dict[str, object]:
+    """The new match's settings of an offline upload's body: ``{"variant", "options", "names",
+    "mano", "best_of", "players"}``, names tidied and defaulted as the new-match form does.
+
+    :raise 422: ``options`` is not a JSON object, or bad names, ``best_of`` or ``players``.
+    """
+    options = data.get("options") if data.get("options") is not None else {}
+    if not isinstance(options, dict):
+        abort(422, gettext("Options must be a JSON object."))
+    names = player_names.clean_names(data.get("names"))
+    return {"variant": data.get("variant"), "options": options, "names": names, "mano": data.get("mano", 0),
+            "best_of": forms.clean_best_of(data.get("best_of")),
+            "players": forms.clean_players(data.get("players"), names)}
+
+
 @bp.post("/api/offline-matches")
 def upload_match():
     """A match started on a phone with no scorekeeper: ``{"offline_id", "variant", "options",
@@ -114,13 +130,8 @@ def upload_match():
     offline_id = data.get("offline_id")
     if not isinstance(offline_id, str) or not OFFLINE_ID.fullmatch(offline_id):
         abort(422, gettext("offline_id must be 16 to 64 letters, digits, - or _."))
-    options = data.get("options") if data.get("options") is not None else {}
-    if not isinstance(options, dict):
-        abort(422, gettext("Options must be a JSON object."))
-    names = player_names.clean_names(data.get("names"))
-    settings = {"variant": data.get("variant"), "options": options, "names": names, "mano": data.get("mano", 0),
-                "best_of": forms.clean_best_of(data.get("best_of")),
-                "players": forms.clean_players(data.get("players"), names)}
+    settings = upload_settings(data)
+    names = settings["names"]
     actions = upload_actions(data.get("taps"))
     try:
         done = offline_matches.upload(service(), get_db(), current_app.extensions["truco_tournament_keys"],

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 
+import rjsmin
+
 from flask import Blueprint, abort, current_app, make_response, render_template, url_for
 from flask_babel import force_locale, gettext
 
@@ -98,12 +100,9 @@ def service_worker():
         engine_info=url_for("offline.engine_info"),
         default=LANGUAGES[0],
     )
-    import rjsmin
-
     response = make_response(rjsmin.jsmin(body))  # minified like our static scripts: it is on the first open
     response.mimetype = "text/javascript"
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    return revalidated(response)
 
 
 @bp.get("/offline/<code>")
@@ -117,5 +116,13 @@ def offline(code: str):
         abort(404)
     with force_locale(code):
         response = make_response(render_template("shell/offline.html"))
+    return revalidated(response)
+
+
+def revalidated(response):
+    """``response`` checked again on every use (``no-cache``) with a strong ETag, so that the
+    browser's check of an unchanged service worker or offline page (every navigation) is a
+    304 with no body (flask-compress answers the conditional request, ETag per encoding)."""
     response.headers["Cache-Control"] = "no-cache"
+    response.add_etag()
     return response

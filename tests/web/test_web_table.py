@@ -59,6 +59,17 @@ def test_service_worker_caches_the_shell_and_the_offline_pages_only(client):
     assert client.get("/sw.js").get_data(as_text=True) == body  # one version per app
 
 
+@pytest.mark.parametrize("path", ["/sw.js", "/offline/pt_BR", "/offline/en"])
+def test_an_unchanged_service_worker_or_offline_page_is_a_304(client, path):
+    """The browser checks the service worker (and the worker its offline pages) on every
+    navigation: unchanged, the answer carries no body (a second open once went past 4 KB
+    with the worker's 1.4 KB sent again in full)."""
+    first = client.get(path, headers={"Accept-Encoding": "br"})
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "no-cache" and first.headers["ETag"]
+    again = client.get(path, headers={"Accept-Encoding": "br", "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.get_data() == b""
+
+
 @pytest.mark.parametrize(("code", "text"), [("pt_BR", "Sem conexão com o marcador"),
                                             ("es", "Sin conexión con el anotador"),
                                             ("en", "No connection to the scorekeeper")])

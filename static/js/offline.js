@@ -109,8 +109,9 @@
         box.querySelector("button").addEventListener("click", function () {
           if (window.confirm(box.dataset.confirm)) discard();
         });
+        var top = document.querySelector("header.top");  /* over the top bar: the board keeps its place */
         var board = document.getElementById("scoreboard");
-        board.parentNode.insertBefore(box, board);
+        if (top) top.appendChild(box); else board.parentNode.insertBefore(box, board);
       }
       box.querySelector(".offline-words").textContent = words.text;
       var button = box.querySelector("button");
@@ -251,6 +252,7 @@
         quiet();
         var box = document.getElementById("offline-play");
         if (box) box.hidden = true;
+        root.dataset.waiting = String(waiting());  /* what is left after the upload (0 once sent) */
         exportedVersion = -1;
         var url = fill(cfg.routes["matches.poll"], { match_id: match.id, key: match.key }) + "?version=-1";
         return window.htmx.ajax("GET", url, { target: "#scoreboard", swap: "outerHTML" });

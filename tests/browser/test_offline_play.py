@@ -84,17 +84,22 @@ def test_a_hand_with_truco_envido_and_a_fold_played_offline_is_recorded_once(chr
     watch_errors(page, errors)
     page.goto(live.url + path)
     engine_ready(page)
+    board_top = page.locator("#scoreboard").evaluate("b => b.getBoundingClientRect().top")
     ctx.set_offline(True)
     for action in HAND:
         tap(page, action)
     assert page.evaluate("() => document.documentElement.dataset.offline") == "playing"
     assert page.locator("#offline-play").is_visible()
+    # The note stands over the top bar: the board holds still (it once pushed the pad ~50 px down
+    # and Undo off the first screen at 360x640).
+    assert page.locator("#scoreboard").evaluate("b => b.getBoundingClientRect().top") == board_top
     assert "Sin conexión, mismas reglas: 6 toques esperan" in page.locator("#offline-play").text_content()
     phone = page.locator("#scoreboard").evaluate("b => b.outerHTML")
     assert stored(live, match_id)["version"] == 0  # nothing reached the scorekeeper
     ctx.set_offline(False)
     page.wait_for_function(f"() => !window.trucoPending.list('{match_id}').length", timeout=30_000)
     page.wait_for_function("() => document.getElementById('scoreboard').dataset.version === '6'", timeout=30_000)
+    assert page.evaluate("() => document.documentElement.dataset.waiting") == "0"  # once stuck at 6 after the upload
     state = stored(live, match_id)
     assert state["version"] == len(HAND)  # each tap once: no duplicate
     assert [e["action"] for e in state["log"]] == HAND

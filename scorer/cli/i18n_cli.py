@@ -91,8 +91,11 @@ def extract(translations: Path, source: Path) -> bool:
               show_default=True, help="Source tree to extract from (holds scorer/ and templates/).")
 def i18n_command(translations: Path, source: Path) -> None:
     """Extract the messages, update the catalogs and compile them (pybabel extract, update, compile)."""
-    if not (source / "scorer").is_dir() or not (translations / "babel.cfg").is_file():
-        raise click.ClickException(f"run it from a checkout: no scorer/ in {source} or no babel.cfg in {translations}")
+    if not all((source / part).is_dir() for part in ("scorer", "templates")) or not (translations / "babel.cfg").is_file():
+        # An install that is not editable (``pip install .``) has no templates/ beside scorer/:
+        # extracting there would drop the templates' messages from the installed catalogs.
+        raise click.ClickException(f"run it from a checkout installed with pip install -e: no scorer/ and "
+                                   f"templates/ in {source}, or no babel.cfg in {translations}")
     extract(translations, source)
     pybabel("update", "-N", "--no-wrap", "--ignore-obsolete", "-i", translations / "messages.pot",
             "-d", translations)

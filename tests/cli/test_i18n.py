@@ -88,3 +88,14 @@ def test_a_new_word_in_the_code_reaches_every_catalog_untranslated_and_a_gone_on
 def test_outside_a_checkout_it_says_so(tmp_path):
     result = CliRunner().invoke(cli, ["i18n", "--translations", str(tmp_path), "--source", str(tmp_path)])
     assert result.exit_code == 1 and "checkout" in result.output
+
+
+def test_an_installed_copy_without_templates_is_refused_and_left_alone(folder, tmp_path):
+    """A plain ``pip install .`` puts ``scorer/`` in site-packages with no ``templates/`` beside
+    it; extracting there once dropped the templates' messages from the installed catalogs
+    (found by a newcomer: "New match" in English on a Portuguese page)."""
+    (tmp_path / "site" / "scorer").mkdir(parents=True)
+    before = po(folder, "pt_BR").read_bytes()
+    result = CliRunner().invoke(cli, ["i18n", "--translations", str(folder), "--source", str(tmp_path / "site")])
+    assert result.exit_code == 1 and "pip install -e" in result.output
+    assert po(folder, "pt_BR").read_bytes() == before

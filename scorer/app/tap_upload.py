@@ -17,6 +17,10 @@ from scorer.app import store
 from scorer.app.match_service import APPLIED, REPEATED, MatchService
 from scorer.core.errors import N_, RuleError
 
+#: Why an applied Undo was not recorded (:func:`upload`).
+UNDO_NOT_MINE = N_("Undo not applied: the tap it took back was not recorded, and the last action on the "
+                   "scoreboard is another phone's.")
+
 #: Times a tap is tried again when another process stored an action between reading the match
 #: and writing the tap (each try reads the match again).
 TRIES = 5
@@ -56,14 +60,18 @@ def upload(service: MatchService, db: store.Database, row: store.MatchRow, taps:
     match's version (the repeat of an upload cut midway). Otherwise nothing is recorded and
     ``conflict`` says how many taps wait (the phone asks its player). Each new tap is then
     checked by the rules against the match as it is (the state the previous tap left);
-    refused ones are reported and not recorded. With ``apply`` (the player chose to apply
-    them), no version is compared: each is checked by the rules against the match now.
+    refused ones are reported and not recorded. The new taps must also follow one another
+    (:func:`chained`), else it is a conflict too. With ``apply`` (the player chose to apply
+    them), no version is compared: each is checked by the rules against the match now, and an
+    Undo is recorded only when it takes back a tap this upload recorded (else refused:
+    it would take back another phone's action).
 
     The tournament's guards and the match's size limit apply to each tap as to a single tap.
     """
     with service.lock(row.id):
         result = Upload(row=store.get_match(db, row.id) or row)
         checked, previous = apply, None
+        mine: list[str] = []  # keys of the taps this upload recorded, newest last (what an Undo may take back)
         for index, tap in enumerate(taps):
             seq = store.tap_seq(db, row.id, tap.key)
             if seq is not None:
@@ -72,12 +80,31 @@ def upload(service: MatchService, db: store.Database, row: store.MatchRow, taps:
                 continue
             if not checked:
                 now = result.row.version
-                if tap.version != now and (previous is None or previous + 1 != now):
+                if (tap.version != now and (previous is None or previous + 1 != now)) or not chained(taps[index:]):
                     result.conflict = sum(store.tap_seq(db, row.id, t.key) is None for t in taps[index:])
                     return result
                 checked = True
+            if apply and tap.action.get("type") == "undo" and not mine:
+                # Applied on a match that moved on, an Undo would take back what another phone
+                # recorded: it only takes back a tap of this upload recorded just before it.
+                result.refused.append((tap.key, RuleError("undo_not_mine", UNDO_NOT_MINE)))
+                continue
+            applied = result.applied
             _record(service, db, result, tap)
+            if result.applied > applied:
+                if tap.action.get("type") == "undo":
+                    mine.pop()
+                else:
+                    mine.append(tap.key)
         return result
+
+
+def chained(taps: list[Tap]) -> bool:
+    """Whether ``taps`` can have been made one after the other on one phone: each on the board
+    the one before it was made on (no answer came: the same version) or on the board that tap
+    made (the offline engine counts: its version plus one). A tap made on an older board than
+    the one before it is not: the upload goes to the player (a conflict), never merged silently."""
+    return all(later.version - earlier.version in (0, 1) for earlier, later in zip(taps, taps[1:]))
 
 
 def _record(service: MatchService, db: store.Database, result: Upload, tap: Tap) -> None:

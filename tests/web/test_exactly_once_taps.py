@@ -28,6 +28,8 @@ WON0 = {"type": "hand_winner", "side": 0}
 WON1 = {"type": "hand_winner", "side": 1}
 TRUCO0 = {"type": "call", "side": 0, "call": "truco"}
 QUIERO1 = {"type": "quiero", "side": 1}
+UNDO = {"type": "undo"}
+UNDONE = [{"type": "hand_winner", "side": 1}, {"type": "hand_winner", "side": 0}, {"type": "undo"}]
 KEY = "3f1c9a2e-5b7d-4e8f-9a0b-1c2d3e4f5a6b"
 
 
@@ -182,6 +184,18 @@ def taps(*pairs):
     ([TRUCO0, {"type": "no_quiero", "side": 1}], {"taps": taps((1, 1, QUIERO1), (2, 2, WON0)), "apply": True}, 200,
      {"applied": 1, "repeated": 0, "refused": [k(1)], "version": 3},
      [TRUCO0, {"type": "no_quiero", "side": 1}, WON0]),
+    # Applied, an Undo takes back only a tap of its own upload: here the Truco it followed was
+    # refused (another phone had called it), so the Undo would have taken back that phone's Truco
+    # (found by a tester: it did).
+    ([TRUCO0], {"taps": taps((1, 0, TRUCO0), (2, 1, UNDO)), "apply": True}, 200,
+     {"applied": 0, "repeated": 0, "refused": [k(1), k(2)], "version": 1}, [TRUCO0]),
+    # ... and an Undo that follows a tap this upload recorded takes it back.
+    ([WON1], {"taps": taps((1, 0, WON0), (2, 1, UNDO)), "apply": True}, 200,
+     {"applied": 2, "repeated": 0, "refused": [], "version": 3}, UNDONE),
+    # Without apply, a tap made on an older board than the tap before it (two tabs) is a
+    # conflict, never merged.
+    ([], {"taps": taps((1, 0, WON0), (2, 1, WON1), (3, 0, WON0))}, 409,
+     {"conflict": True, "pending": 3, "version": 0}, []),
     # Nothing to send: nothing done.
     ([], {"taps": []}, 200, {"applied": 0, "repeated": 0, "refused": [], "version": 0}, []),
 ])

@@ -247,7 +247,10 @@
   }
   function comeBack() {
     return queue(function () {
-      return Promise.resolve(window.trucoPending.flush(match.id)).catch(function () {}).then(function () {
+      /* table.js sends them and shows a conflict or a refused tap as for any kept tap */
+      return new Promise(function (done) {
+        document.dispatchEvent(new CustomEvent("truco:flush", { detail: { done: done } }));
+      }).then(function () {
         offline = false;
         quiet();
         var box = document.getElementById("offline-play");

@@ -498,10 +498,11 @@
   function heard() {  /* the scorekeeper answered: send what waits (not over a question asked) */
     if (!halted && Date.now() >= retryAt && kept().length) flushNow();
   }
-  function flushNow(apply) {
+  function flushNow(apply, done) {
     var m = match();
-    if (!m) return;
+    if (!m) { if (done) done(); return; }
     P.flush(m.id, apply).then(function (r) {
+      if (done) done(r);
       if (r.status === "done") {
         halted = null;
         backoff = 2000;
@@ -515,6 +516,9 @@
       drawPending();
     });
   }
+  /* offline.js, back online, sends the taps played offline through here, so that a conflict
+     or a refused tap is shown as for any kept tap (detail.done is called with the result). */
+  document.addEventListener("truco:flush", function (e) { flushNow(false, e.detail && e.detail.done); });
   function sayRefused(refused) {
     var note = document.getElementById("pending-refused");
     if (!note) return;

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from conftest import action_button, create_match, new_context, pump, request, stored, watch_errors
+from conftest import action_button, api_act, create_match, new_context, pump, request, stored, watch_errors
 from live_server import Server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,6 +74,28 @@ HAND = [
     {"type": "mazo", "side": 1},
 ]
 
+
+
+@needs_pending
+def test_taps_played_offline_meet_another_phones_tap_with_the_conflict_prompt(chromium, live):
+    """Back online after another phone played, the taps played offline are not merged: the
+    strip asks to apply or discard them (a tester saw them sent with nothing shown)."""
+    path, match_id, key = create_match(live, variant="truco-15")
+    ctx = new_context(chromium, lang="es")
+    page = ctx.new_page()
+    page.goto(live.url + path)
+    engine_ready(page)
+    ctx.set_offline(True)
+    tap(page, {"type": "hand_winner", "side": 0})
+    api_act(live, match_id, key, {"type": "hand_winner", "side": 1}, 0)  # the other phone, online
+    ctx.set_offline(False)
+    expect(page.locator("#pending-apply")).to_be_visible(timeout=30_000)
+    expect(page.locator("#pending-what")).to_contain_text("1 toque no se registró")
+    assert stored(live, match_id)["version"] == 1  # only the other phone's tap
+    page.click("#pending-apply")
+    page.wait_for_function(f"() => !window.trucoPending.list('{match_id}').length", timeout=30_000)
+    assert stored(live, match_id)["version"] == 2  # applied: recorded once
+    ctx.close()
 
 @needs_pending
 def test_a_hand_with_truco_envido_and_a_fold_played_offline_is_recorded_once(chromium, live):

@@ -28,7 +28,6 @@ from bench.states import label_states  # noqa: E402
 from scorer.core.variants import VARIANTS  # noqa: E402
 
 SIZES = ((320, 568), (360, 640), (640, 360))
-LANGS = ("pt_BR", "es", "en")
 #: The sides' names on every board: the longest of the three languages' defaults (the words
 #: on a "+3 Nosotros" line), so each board is made once and read in every language.
 NAMES = ("Nosotros", "Ellos")

@@ -31,6 +31,12 @@ def open_board(chromium, live, path, **kw):
     return ctx, page, errors
 
 
+def scorekeeper_unreachable(page) -> None:
+    """From now on, the page's taps and uploads get no answer (the connection refused)."""
+    page.route("**/actions", lambda route: route.abort("connectionrefused"))
+    page.route("**/taps", lambda route: route.abort("connectionrefused"))
+
+
 def kept(page, match_id) -> list[dict]:
     return json.loads(page.evaluate(f"() => localStorage.getItem('truco:pending:{match_id}') || '[]'"))
 
@@ -96,8 +102,7 @@ def test_the_write_done_but_the_answer_lost_is_recorded_once(chromium, live):
 def test_a_pending_tap_survives_a_reload(chromium, live):
     path, match_id, _key = create_match(live)
     ctx, page, errors = open_board(chromium, live, path)
-    page.route("**/actions", lambda route: route.abort("connectionrefused"))
-    page.route("**/taps", lambda route: route.abort("connectionrefused"))
+    scorekeeper_unreachable(page)
     action_button(page, WON0).click()
     expect(page.locator("#pending")).to_be_visible()
     page.reload()
@@ -117,8 +122,7 @@ def test_a_pending_tap_survives_a_reload(chromium, live):
 def test_a_conflict_with_a_second_phone_asks_and_merges_nothing_until_told(chromium, live, choice):
     path, match_id, key = create_match(live)
     ctx, page, errors = open_board(chromium, live, path)
-    page.route("**/actions", lambda route: route.abort("connectionrefused"))
-    page.route("**/taps", lambda route: route.abort("connectionrefused"))
+    scorekeeper_unreachable(page)
     action_button(page, WON0).click()
     expect(page.locator("#pending")).to_be_visible()
     api_act(live, match_id, key, WON1, 0)  # the second phone records first
@@ -157,8 +161,7 @@ def test_applying_reports_the_taps_the_rules_now_refuse(chromium, live):
     page = ctx.new_page()
     page.goto(live.url + path)
     expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
-    page.route("**/actions", lambda route: route.abort("connectionrefused"))
-    page.route("**/taps", lambda route: route.abort("connectionrefused"))
+    scorekeeper_unreachable(page)
     action_button(page, {"side": 1, "type": "quiero"}).click()
     expect(page.locator("#pending")).to_be_visible()
     api_act(live, match_id, key, {"type": "no_quiero", "side": 1}, 1)

@@ -2,7 +2,9 @@
 backends (SQLite, and a throwaway PostgreSQL cluster, see ``pg_cluster.py``)."""
 
 import pytest
+from flask import Flask
 from hypothesis import HealthCheck, settings
+from jinja2 import FileSystemBytecodeCache
 
 import pg_cluster
 from scorer.app import store
@@ -13,6 +15,17 @@ from scorer.web import create_app
 # examples it declares (Hypothesis's 100 where it declares none).
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def templates_compiled_once(tmp_path_factory):
+    """Every app a test makes compiles the same templates: Jinja's own bytecode cache (a
+    folder of this test process) compiles each once for all of them. Its key holds the
+    template's source checksum, so an edited template is compiled again."""
+    before = Flask.jinja_options
+    Flask.jinja_options = {**before, "bytecode_cache": FileSystemBytecodeCache(str(tmp_path_factory.mktemp("jinja")))}
+    yield
+    Flask.jinja_options = before
 
 
 @pytest.fixture
@@ -51,6 +64,31 @@ def db_url(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "test.sqlite3")
     return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def pg_migrated_url(postgres):
+    """A PostgreSQL database with the app's tables and no rows (its URL): emptied after the
+    test and given to a later one (``pg_cluster.Cluster.migrated_database``)."""
+    url = postgres.migrated_database()
+    yield url
+    postgres.give_back(url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def migrated_db_url(request, tmp_path):
+    """A database with the app's tables and no rows, on each backend: a new SQLite file
+    (migrated here), or a PostgreSQL database (:func:`pg_migrated_url`). For tests that start
+    from an empty app; a test of the migrations themselves takes :func:`db_url`."""
+    if request.param == "sqlite":
+        path = str(tmp_path / "test.sqlite3")
+        db = store.connect(path)
+        try:
+            store.init_db(db)
+        finally:
+            db.close()
+        return path
+    return request.getfixturevalue("pg_migrated_url")
 
 
 @pytest.fixture

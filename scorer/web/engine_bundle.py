@@ -10,9 +10,11 @@ C speedups left out: markupsafe falls back to its Python code). It also carries
 ``truco_routes.json``: the URL rules of the endpoints the board links to, read from the
 app's URL map, so the phone builds the same links without a second list of routes.
 
-It is built once per process from the files as installed (stored, not deflated: the
-answer is compressed as a whole, Brotli or gzip, once), and served under a URL holding its
-content's hash (:func:`bundle_url`), cached a year.
+It is built from the files as installed (stored, not deflated: the answer is compressed as
+a whole, Brotli or gzip, once, when first asked for in that form), once per process for the
+same files (an app made again in the same process, as the tests do, reuses it; a changed
+file makes a new one), and served under a URL holding its content's hash
+(:func:`bundle_url`), cached a year.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import io
 import json
 import zipfile
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from flask import Flask, current_app, url_for
@@ -47,14 +50,27 @@ ENDPOINTS = (
 EPOCH = (2020, 1, 1, 0, 0, 0)
 
 
+#: Bundles built in this process, by what they were built from (see :func:`build`).
+BUILT: dict[tuple, "Bundle"] = {}
+
+
 @dataclass(frozen=True)
 class Bundle:
-    """A built bundle: the zip (``raw``), its Brotli and gzip forms, and its hash (12 hex)."""
+    """A built bundle: the zip (``raw``), its hash (12 hex), and its Brotli and gzip forms
+    (``br``, ``gz``: compressed at the first use, then kept)."""
 
     raw: bytes
-    br: bytes
-    gz: bytes
     digest: str
+
+    @cached_property
+    def br(self) -> bytes:
+        import brotli
+
+        return brotli.compress(self.raw, quality=11)
+
+    @cached_property
+    def gz(self) -> bytes:
+        return gzip.compress(self.raw, 9, mtime=0)
 
 
 def library_files(name: str) -> list[tuple[str, Path]]:
@@ -93,20 +109,30 @@ def routes(app: Flask) -> dict[str, str]:
 
 
 def build(app: Flask, extra_modules: tuple[str, ...] = ()) -> Bundle:
-    """Build the bundle of ``app``'s installed code (see the module's docstring)."""
+    """The bundle of ``app``'s installed code (see the module's docstring): built once per
+    process for the same files (their names, sizes and modification times) and routes."""
+    files = bundle_files(extra_modules)
+    routes_json = json.dumps(routes(app), sort_keys=True)
+    stamp = (routes_json, tuple((name, path.stat().st_mtime_ns, path.stat().st_size) for name, path in files))
+    found = BUILT.get(stamp)
+    if found is None:
+        if len(BUILT) >= 4:  # only a process whose files keep changing gets here
+            BUILT.clear()
+        found = BUILT[stamp] = zipped(files, routes_json)
+    return found
+
+
+def zipped(files: list[tuple[str, Path]], routes_json: str) -> Bundle:
+    """The bundle of ``files`` (``(path in the zip, file)``) and the routes (JSON text)."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
-        for name, path in bundle_files(extra_modules):
+        for name, path in files:
             info = zipfile.ZipInfo(name, EPOCH)
             info.external_attr = 0o644 << 16
             z.writestr(info, path.read_bytes())
-        info = zipfile.ZipInfo("truco_routes.json", EPOCH)
-        z.writestr(info, json.dumps(routes(app), sort_keys=True))
+        z.writestr(zipfile.ZipInfo("truco_routes.json", EPOCH), routes_json)
     raw = out.getvalue()
-    import brotli
-
-    return Bundle(raw=raw, br=brotli.compress(raw, quality=11), gz=gzip.compress(raw, 9, mtime=0),
-                  digest=hashlib.sha256(raw).hexdigest()[:12])
+    return Bundle(raw=raw, digest=hashlib.sha256(raw).hexdigest()[:12])
 
 
 def bundle() -> Bundle:

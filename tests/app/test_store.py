@@ -11,10 +11,10 @@ from scorer.app import store
 
 
 @pytest.fixture
-def db(db_url):
-    conn = store.connect(db_url)
+def db(migrated_db_url):
+    conn = store.connect(migrated_db_url)
     store.init_db(conn)
-    conn.url = db_url
+    conn.url = migrated_db_url
     yield conn
     conn.close()
 

@@ -17,8 +17,8 @@ KEYS = TournamentKeys(b"a test instance secret, 32 bytes")
 
 
 @pytest.fixture
-def db(db_url, connect):
-    conn = connect(db_url)
+def db(migrated_db_url, connect):
+    conn = connect(migrated_db_url)
     store.init_db(conn)
     return conn
 

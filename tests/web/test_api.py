@@ -10,9 +10,9 @@ from scorer.web import create_app
 
 
 @pytest.fixture
-def client(db_url):
+def client(migrated_db_url):
     """On both backends: a SQLite file and PostgreSQL (issue 12)."""
-    return create_app({"TESTING": True, "DATABASE": db_url}).test_client()
+    return create_app({"TESTING": True, "DATABASE": migrated_db_url}).test_client()
 
 
 def create(client, **body):

@@ -14,8 +14,8 @@ NEW_OPTIONS = ("falta_adds_stake", "flor_per_player", "envido_repeat")
 
 
 @pytest.fixture
-def client(db_url):
-    return create_app({"TESTING": True, "DATABASE": db_url}).test_client()
+def client(migrated_db_url):
+    return create_app({"TESTING": True, "DATABASE": migrated_db_url}).test_client()
 
 
 @pytest.mark.parametrize(

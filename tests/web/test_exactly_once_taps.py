@@ -34,8 +34,8 @@ KEY = "3f1c9a2e-5b7d-4e8f-9a0b-1c2d3e4f5a6b"
 
 
 @pytest.fixture
-def app(db_url):
-    return create_app({"TESTING": True, "DATABASE": db_url, "GHOST_TAP_SECONDS": 0})
+def app(migrated_db_url):
+    return create_app({"TESTING": True, "DATABASE": migrated_db_url, "GHOST_TAP_SECONDS": 0})
 
 
 @pytest.fixture
@@ -135,10 +135,10 @@ def test_forms_without_a_key_keep_the_double_tap_rule(app, client):
     assert stored(app, match_id) == ([WON0], [])
 
 
-def test_two_servers_taking_the_same_tap_at_once_record_it_once(db_url):
+def test_two_servers_taking_the_same_tap_at_once_record_it_once(migrated_db_url):
     """Two app processes (each its own cache and locks) on one database, the same key sent to
     both at once, many times: the database's key decides, one action per key."""
-    apps = [create_app({"TESTING": True, "DATABASE": db_url, "GHOST_TAP_SECONDS": 0}) for _ in range(2)]
+    apps = [create_app({"TESTING": True, "DATABASE": migrated_db_url, "GHOST_TAP_SECONDS": 0}) for _ in range(2)]
     clients = [a.test_client() for a in apps]
     path, match_id, _key = new_match(clients[0])
     for n in range(8):

@@ -20,8 +20,8 @@ HOSTILE_FORM = ["<missing>", "", "x", "\x00", "a\x00b", "-1", "99999999999999999
 
 
 @pytest.fixture
-def app(db_url):
-    return create_app({"TESTING": True, "DATABASE": db_url})
+def app(migrated_db_url):
+    return create_app({"TESTING": True, "DATABASE": migrated_db_url})
 
 
 @pytest.fixture

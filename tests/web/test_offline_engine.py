@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -116,6 +117,25 @@ def test_the_bundle_is_cached_a_year_under_its_hash_and_another_hash_is_not_foun
 
     assert hashlib.sha256(plain.data).hexdigest()[:12] in url
     assert client.get("/engine/000000000000.zip").status_code == 404
+
+
+def test_an_app_made_again_reuses_the_bundle_and_a_changed_file_makes_a_new_one(app, tmp_path):
+    """The bundle is built once per process for the same files; a file whose stamp changed
+    (here its modification time, put back after) is read again."""
+    from scorer.web import engine_bundle
+
+    first = engine_bundle.build(app)
+    again = engine_bundle.build(create_app({"TESTING": True, "DATABASE": tmp_path / "again.sqlite3"}))
+    assert again is first
+    template = engine_bundle.asset_dir("templates") / engine_bundle.TEMPLATES[0]
+    stat = template.stat()
+    try:
+        os.utime(template, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+        changed = engine_bundle.build(app)
+    finally:
+        os.utime(template, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert changed is not first and changed.raw == first.raw  # read again; the same content
+    assert brotli.decompress(changed.br) == changed.raw
 
 
 def test_the_service_worker_keeps_the_engine_only_when_a_page_asks(client):

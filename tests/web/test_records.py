@@ -15,9 +15,9 @@ MATCHES = Path(__file__).resolve().parents[1] / "matches"
 
 
 @pytest.fixture
-def client(db_url):
+def client(migrated_db_url):
     """On both backends: a SQLite file and PostgreSQL (issue 12)."""
-    return create_app({"TESTING": True, "DATABASE": db_url}).test_client()
+    return create_app({"TESTING": True, "DATABASE": migrated_db_url}).test_client()
 
 
 def played(client, variant="argentino-30", file="argentino-30_flor_malas_buenas.jsonl", options=None):

@@ -19,9 +19,9 @@ TEAMS = ["Os Gaúchos", "Os Zap", "Trio Parada Dura", "Os Bagual"]
 
 
 @pytest.fixture
-def client(db_url):
+def client(migrated_db_url):
     """The app on each backend (SQLite file, PostgreSQL)."""
-    return create_app({"TESTING": True, "DATABASE": db_url}).test_client()
+    return create_app({"TESTING": True, "DATABASE": migrated_db_url}).test_client()
 
 
 def create(client, **changes):
@@ -259,11 +259,11 @@ def test_a_reopened_ended_board_offers_undo_not_a_revanche_that_would_be_refused
     assert client.post(edit_path(semi) + "/revanche", headers=EN).status_code == 409  # as before
 
 
-def test_the_poll_shortcut_answers_a_finished_board_and_lets_the_tournaments_news_through(db_url):
+def test_the_poll_shortcut_answers_a_finished_board_and_lets_the_tournaments_news_through(migrated_db_url):
     """``truco serve --server gunicorn``'s poll shortcut compares a finished game's tag with
     its tournament's version, as the view does: an unchanged finished board is answered
     before Flask, and the other semifinal's end still reaches it in the next poll."""
-    app = create_app({"TESTING": True, "DATABASE": db_url, "POLL_SHORTCUT": True})
+    app = create_app({"TESTING": True, "DATABASE": migrated_db_url, "POLL_SHORTCUT": True})
     calls: list[int] = []
     app.before_request(lambda: calls.append(1))
     client = app.test_client()

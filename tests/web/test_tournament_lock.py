@@ -17,8 +17,8 @@ TAKEN_EN = "The tournament has already taken this result; only the organizer can
 
 
 @pytest.fixture
-def client(db_url):
-    return create_app({"TESTING": True, "DATABASE": db_url}).test_client()
+def client(migrated_db_url):
+    return create_app({"TESTING": True, "DATABASE": migrated_db_url}).test_client()
 
 
 def create(client, **changes):

@@ -27,10 +27,12 @@ needs_pending = pytest.mark.skipif(not HAS_PENDING, reason="window.trucoPending 
 ENGINE_MS = 120_000
 
 
-@pytest.fixture
-def live(tmp_path):
-    """``truco serve`` with the offline engine on (the shared fixture turns it off)."""
-    server = Server(tmp_path / "serve.sqlite3", threads=4, ghost_tap_ms=0, offline_engine=True)
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """``truco serve`` with the offline engine on (the shared fixture turns it off), one for
+    this file's tests (each plays its own matches): the engine's files are compressed once."""
+    server = Server(tmp_path_factory.mktemp("offline") / "serve.sqlite3", threads=4, ghost_tap_ms=0,
+                    offline_engine=True)
     yield server
     if server.proc.poll() is None:
         server.stop()

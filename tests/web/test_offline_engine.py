@@ -135,7 +135,6 @@ def test_an_app_made_again_reuses_the_bundle_and_a_changed_file_makes_a_new_one(
     finally:
         os.utime(template, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert changed is not first and changed.raw == first.raw  # read again; the same content
-    assert brotli.decompress(changed.br) == changed.raw
 
 
 def test_the_service_worker_keeps_the_engine_only_when_a_page_asks(client):

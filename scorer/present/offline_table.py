@@ -132,8 +132,10 @@ class BoardRenderer:
 
         said.ngettext = self.catalog.ngettext  # type: ignore[attr-defined]  # plural errors (NP_)
         self.translate = said
+        # auto_reload off: the bundle never changes while the engine runs, so a template is
+        # compiled once and never looked up on disk again (a restored memory snapshot has it).
         self.env = Environment(loader=FileSystemLoader(str(root / "templates")), autoescape=True,
-                               extensions=["jinja2.ext.i18n"])
+                               extensions=["jinja2.ext.i18n"], auto_reload=False)
         self.env.install_gettext_translations(self.catalog, newstyle=True)
         self.url_for = url_builder(json.loads((root / "truco_routes.json").read_text(encoding="utf-8")))
 
@@ -226,15 +228,46 @@ def settings_from_fields(fields: Mapping[str, str], default_names: Sequence[str]
             "best_of": int(best_of) if best_of in ("1", "3", "5") else 1, "players": players}
 
 
+#: The renderers made so far, by ``(root, lang)`` (:func:`renderer_for`).
+_RENDERERS: dict[tuple[str, str], BoardRenderer] = {}
+
+
+def renderer_for(root: str | Path, lang: str) -> BoardRenderer:
+    """The board renderer of ``lang`` for the bundle unpacked at ``root``, made once and kept:
+    the bundle never changes while the engine runs, so its catalog is read and its templates
+    compiled once per language."""
+    found = _RENDERERS.get((str(root), lang))
+    if found is None:
+        found = _RENDERERS[(str(root), lang)] = BoardRenderer(Path(root), lang)
+    return found
+
+
+def warm(root: str | Path) -> None:
+    """Do ahead what a first board needs, in every language: the renderer made (catalog read,
+    URL rules loaded), a fresh match of the default variant replayed and its board drawn (the
+    templates compiled, every module the board imports loaded) with its note above the board,
+    and the new-match page's note. The engine worker calls it before it makes its memory snapshot
+    (``static/js/engine-worker.js``), so a start from the snapshot does none of it."""
+    from scorer.core.variants import default_variant
+
+    for lang in LANGUAGES:
+        renderer = renderer_for(root, lang)
+        table = OfflineTable({"variant": default_variant().id, "actions": []}, "warm", "warm", renderer)
+        table.board()
+        renderer.banner(1)
+        renderer.held(1)
+
+
 def load(root: str, lang: str, export_json: str, match_id: str, key: str,
          pending: Sequence[Mapping[str, Any]] = ()) -> OfflineTable:
     """The phone's match: ``export_json`` (the scorekeeper's export), then the ``pending``
     taps' actions in order (a refused one is skipped: the scorekeeper will refuse it too)."""
-    renderer = BoardRenderer(Path(root), lang)
+    renderer = renderer_for(root, lang)
     table = OfflineTable(json.loads(export_json), match_id, key, renderer)
     for tap in pending:
         table.apply(tap["action"])
     return table
 
 
-__all__ = ["BoardRenderer", "OfflineTable", "RuleError", "load", "settings_from_fields", "translations", "url_builder"]
+__all__ = ["BoardRenderer", "OfflineTable", "RuleError", "load", "renderer_for", "settings_from_fields", "translations",
+           "url_builder", "warm"]

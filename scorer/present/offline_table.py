@@ -233,9 +233,11 @@ _RENDERERS: dict[tuple[str, str], BoardRenderer] = {}
 
 
 def renderer_for(root: str | Path, lang: str) -> BoardRenderer:
-    """The board renderer of ``lang`` for the bundle unpacked at ``root``, made once and kept:
-    the bundle never changes while the engine runs, so its catalog is read and its templates
-    compiled once per language."""
+    """The board renderer of ``lang`` (an unknown language: the default one, as
+    :func:`translations`) for the bundle unpacked at ``root``, made once and kept: the bundle
+    never changes while the engine runs, so its catalog is read and its templates compiled
+    once per language."""
+    lang = lang if lang in LANGUAGES else LANGUAGES[0]
     found = _RENDERERS.get((str(root), lang))
     if found is None:
         found = _RENDERERS[(str(root), lang)] = BoardRenderer(Path(root), lang)
@@ -243,18 +245,35 @@ def renderer_for(root: str | Path, lang: str) -> BoardRenderer:
 
 
 def warm(root: str | Path) -> None:
-    """Do ahead what a first board needs, in every language: the renderer made (catalog read,
-    URL rules loaded), a fresh match of the default variant replayed and its board drawn (the
-    templates compiled, every module the board imports loaded) with its note above the board,
-    and the new-match page's note. The engine worker calls it before it makes its memory snapshot
-    (``static/js/engine-worker.js``), so a start from the snapshot does none of it."""
+    """Do ahead everything that reads the bundle's files, so that the engine can run with none
+    of them on disk: every module of the bundle imported (one the phone cannot import is
+    skipped: it could never run there), and in every language the renderer made (catalog read,
+    URL rules loaded) with every template compiled, a fresh match of the default variant
+    replayed and its board drawn, the notes above a board and on the new-match page worded.
+    The engine worker calls it before it makes its memory snapshot
+    (``static/js/engine-worker.js``): a start from the snapshot does none of it and needs no
+    file of the bundle until the worker unpacks it again, after the first board."""
+    import importlib
+
     from scorer.core.variants import default_variant
 
+    base = Path(root)
+    for path in sorted(base.rglob("*.py")):
+        parts = list(path.relative_to(base).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        try:
+            importlib.import_module(".".join(parts))
+        except Exception:  # noqa: BLE001 (say, a module needing a C extension the phone lacks)
+            continue
     for lang in LANGUAGES:
         renderer = renderer_for(root, lang)
+        for name in renderer.env.list_templates(extensions=["html"]):
+            renderer.env.get_template(name)
         table = OfflineTable({"variant": default_variant().id, "actions": []}, "warm", "warm", renderer)
         table.board()
         renderer.banner(1)
+        renderer.banner(0, new_match=True)
         renderer.held(1)
 
 

@@ -2,12 +2,13 @@
    page: Pyodide (CPython on WebAssembly, static/vendor/pyodide-*) runs the same rules core,
    board view code and templates as the scorekeeper, unpacked from the engine bundle
    (scorer/web/engine_bundle.py). The page (offline.js) asks; each answer is JSON-ready.
-   Starting it: Pyodide, the bundle unpacked, the rules core imported and a first board drawn in
-   each language (offline_table.warm) take seconds on a phone, so once done the worker keeps a
-   memory snapshot of that Python (Pyodide's makeMemorySnapshot) in Cache Storage
-   (SNAPSHOTS), keyed by Pyodide's version, the bundle's hash and this worker's version; every
-   later start loads it instead (then only the bundle's files are unpacked again). A snapshot
-   that cannot be used (broken, another build) is dropped and the engine starts as usual.
+   Starting it (Pyodide, the bundle unpacked, every module imported and a first board drawn in
+   each language: offline_table.warm) takes seconds on a phone, so the first start keeps a
+   memory snapshot of that Python (Pyodide's makeMemorySnapshot) in Cache Storage (SNAPSHOTS),
+   keyed by Pyodide's version, the bundle's hash and this worker's version, and every later
+   start loads it instead; the bundle's files are then unpacked only after the first board, off
+   the start's path. A snapshot that cannot be used (broken, another build) is dropped and the
+   engine starts as usual (and makes a new one).
    The module also exports ``ops`` so that bench/offline.py times this very start on a page.
    Calls: boot(cfg), load(lang, exportJson, matchId, key, pendingJson) -> board, apply(actionJson)
    -> {error, html, version}, board(), banner(waiting, newMatch), start(lang, fieldsJson, offlineId)
@@ -64,10 +65,11 @@ function snapshotKey(cfg, version) {
   const worker = new URL(import.meta.url).searchParams.get("v") || "";
   return new URL(cfg.bundle + "?snapshot=" + encodeURIComponent(version + "-" + worker), import.meta.url).href;
 }
+/* The kept snapshot's bytes (a promise: read while Pyodide's own files load), or null. */
 async function keptSnapshot(key) {
   if (typeof caches === "undefined") return null;
   const hit = await (await caches.open(SNAPSHOTS)).match(key);
-  return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  return hit ? hit.arrayBuffer().then((b) => new Uint8Array(b)) : null;
 }
 /* The new snapshot kept under key, every other one dropped. */
 async function keepSnapshot(key, bytes) {
@@ -79,11 +81,16 @@ async function keepSnapshot(key, bytes) {
 async function dropSnapshot(key) {
   if (typeof caches !== "undefined") await (await caches.open(SNAPSHOTS)).delete(key);
 }
-async function startPyodide(mod, cfg, options) {
-  const started = await mod.loadPyodide({ indexURL: cfg.pyodide, stdout: () => {}, stderr: () => {}, ...options });
-  const zip = await (await fetch(cfg.bundle)).arrayBuffer();
-  started.unpackArchive(zip, "zip", { extractDir: "/engine" });
-  return started;
+async function bundleZip(cfg) { return (await fetch(cfg.bundle)).arrayBuffer(); }
+function unpack(zip) { py.unpackArchive(zip, "zip", { extractDir: "/engine" }); }
+/* Started from a snapshot, the engine needs none of the bundle's files (offline_table.warm
+   did all that reads them before the snapshot): they are unpacked after the first board, off
+   the start's path, for whatever code might still look for one. */
+let unpackLater = null;
+function afterFirstAnswer() {
+  const zip = unpackLater;
+  unpackLater = null;
+  if (zip) setTimeout(() => { try { unpack(zip); } catch (err) { /* the files stay in memory only */ } }, 0);
 }
 
 export const ops = {
@@ -92,9 +99,11 @@ export const ops = {
   async boot(cfg) {
     const started = performance.now();
     const mod = await import(cfg.pyodide + "pyodide.mjs");
-    py = null; fns = {};
+    const options = { indexURL: cfg.pyodide, stdout: () => {}, stderr: () => {} };
+    py = null; fns = {}; unpackLater = null;
     if (cfg.snapshot === false) {
-      py = await startPyodide(mod, cfg, {});
+      py = await mod.loadPyodide(options);
+      unpack(await bundleZip(cfg));
       py.runPython(BOOT_PY);
       return { ms: performance.now() - started, snapshot: "off", snapshotError: null };
     }
@@ -103,8 +112,10 @@ export const ops = {
     try {
       const kept = await keptSnapshot(key);
       if (kept) {
-        py = await startPyodide(mod, cfg, { _loadSnapshot: kept });
+        const zip = bundleZip(cfg);
+        py = await mod.loadPyodide({ ...options, _loadSnapshot: kept });
         if (py.globals.get("SNAPSHOT_KEY") !== key) throw new Error("the snapshot is not this engine's");
+        unpackLater = await zip;
         return { ms: performance.now() - started, snapshot: "used", snapshotError };
       }
     } catch (err) {
@@ -112,7 +123,8 @@ export const ops = {
       py = null; fns = {};
       await dropSnapshot(key).catch(() => null);
     }
-    py = await startPyodide(mod, cfg, { _makeSnapshot: true });
+    py = await mod.loadPyodide({ ...options, _makeSnapshot: true });
+    unpack(await bundleZip(cfg));
     py.runPython(BOOT_PY);
     py.globals.set("SNAPSHOT_KEY", key);
     py.runPython('ot.warm("/engine")');
@@ -124,14 +136,25 @@ export const ops = {
     }
     return { ms: performance.now() - started, snapshot: made, snapshotError };
   },
+  /* Each answer below is JSON-ready; load, start and held may come first after a start. */
   load(lang, exportJson, matchId, key, pendingJson) {
-    return JSON.parse(fn("load")(lang, exportJson, matchId, key, pendingJson));
+    const answer = JSON.parse(fn("load")(lang, exportJson, matchId, key, pendingJson));
+    afterFirstAnswer();
+    return answer;
   },
   apply(actionJson) { return JSON.parse(fn("apply")(actionJson)); },
   board() { return JSON.parse(fn("board")()); },
   banner(waiting, newMatch) { return JSON.parse(fn("banner")(waiting, !!newMatch)); },
-  start(lang, fieldsJson, offlineId) { return JSON.parse(fn("start")(lang, fieldsJson, offlineId)); },
-  held(lang, count) { return JSON.parse(fn("held")(lang, count)); },
+  start(lang, fieldsJson, offlineId) {
+    const answer = JSON.parse(fn("start")(lang, fieldsJson, offlineId));
+    afterFirstAnswer();
+    return answer;
+  },
+  held(lang, count) {
+    const answer = JSON.parse(fn("held")(lang, count));
+    afterFirstAnswer();
+    return answer;
+  },
 };
 
 if (typeof WorkerGlobalScope !== "undefined") self.onmessage = async (e) => {

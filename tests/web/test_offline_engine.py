@@ -172,7 +172,7 @@ def seen(html: str) -> dict:
     ("paulista", "paulista_mao_de_onze_both_ways.jsonl", {}, "pt_BR"),
     ("truco-15", "truco-15_falta_ends_game.jsonl", {}, "en"),
 ])
-@pytest.mark.parametrize("upto, how", [(7, ()), (23, ()), (23, ("warm",))])
+@pytest.mark.parametrize("upto, how", [(7, ()), (23, ()), (23, ("warm",))], ids=["7", "23", "23-warmed-no-files"])
 def test_the_phone_draws_the_board_the_server_draws(client, tmp_path, variant, file, options, lang, upto, how):
     """``how``: warmed as the worker does before its memory snapshot, the board is drawn with
     none of the bundle's files on disk (a start from the snapshot has none)."""

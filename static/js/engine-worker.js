@@ -65,22 +65,18 @@ function snapshotKey(cfg, version) {
   const worker = new URL(import.meta.url).searchParams.get("v") || "";
   return new URL(cfg.bundle + "?snapshot=" + encodeURIComponent(version + "-" + worker), import.meta.url).href;
 }
-/* The kept snapshot's bytes (a promise: read while Pyodide's own files load), or null. */
+/* The kept snapshot, {bytes: a promise, read while Pyodide loads its own files}, or null. */
 async function keptSnapshot(key) {
-  if (typeof caches === "undefined") return null;
   const hit = await (await caches.open(SNAPSHOTS)).match(key);
-  return hit ? hit.arrayBuffer().then((b) => new Uint8Array(b)) : null;
+  return hit ? { bytes: hit.arrayBuffer().then((b) => new Uint8Array(b)) } : null;
 }
 /* The new snapshot kept under key, every other one dropped. */
 async function keepSnapshot(key, bytes) {
-  if (typeof caches === "undefined") return;
   const cache = await caches.open(SNAPSHOTS);
   await Promise.all((await cache.keys()).filter((r) => r.url !== key).map((r) => cache.delete(r)));
   await cache.put(key, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
 }
-async function dropSnapshot(key) {
-  if (typeof caches !== "undefined") await (await caches.open(SNAPSHOTS)).delete(key);
-}
+async function dropSnapshot(key) { await (await caches.open(SNAPSHOTS)).delete(key); }
 async function bundleZip(cfg) { return (await fetch(cfg.bundle)).arrayBuffer(); }
 function unpack(zip) { py.unpackArchive(zip, "zip", { extractDir: "/engine" }); }
 /* Started from a snapshot, the engine needs none of the bundle's files (offline_table.warm
@@ -94,14 +90,15 @@ function afterFirstAnswer() {
 }
 
 export const ops = {
-  /* cfg: {pyodide, bundle, snapshot}; snapshot false: a plain start, none used or made (the
-     bench's "before"). Answers {ms, snapshot: "used" | "made" | "off", snapshotError}. */
+  /* cfg: {pyodide, bundle, snapshot}; snapshot false (or no Cache Storage, as on plain http):
+     a plain start, no snapshot used or made (also the bench's "before").
+     Answers {ms, snapshot: "used" | "made" | "off", snapshotError: why a kept one was not used}. */
   async boot(cfg) {
     const started = performance.now();
     const mod = await import(cfg.pyodide + "pyodide.mjs");
     const options = { indexURL: cfg.pyodide, stdout: () => {}, stderr: () => {} };
     py = null; fns = {}; unpackLater = null;
-    if (cfg.snapshot === false) {
+    if (cfg.snapshot === false || typeof caches === "undefined") {  /* no Cache Storage: plain http */
       py = await mod.loadPyodide(options);
       unpack(await bundleZip(cfg));
       py.runPython(BOOT_PY);
@@ -113,7 +110,7 @@ export const ops = {
       const kept = await keptSnapshot(key);
       if (kept) {
         const zip = bundleZip(cfg);
-        py = await mod.loadPyodide({ ...options, _loadSnapshot: kept });
+        py = await mod.loadPyodide({ ...options, _loadSnapshot: kept.bytes });
         if (py.globals.get("SNAPSHOT_KEY") !== key) throw new Error("the snapshot is not this engine's");
         unpackLater = await zip;
         return { ms: performance.now() - started, snapshot: "used", snapshotError };

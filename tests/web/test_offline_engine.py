@@ -284,3 +284,26 @@ def test_the_phone_reads_the_new_match_form_as_the_server_does(app, tmp_path, fi
     phone = settings_from_fields(fields, renderer.default_names())
     server.pop("shortened")
     assert phone == {**server, "names": list(server["names"])}
+
+
+@pytest.mark.parametrize("lang", ["pt_BR", "es", "en"])
+def test_a_warmed_engine_starts_a_match_and_words_its_notes_with_none_of_the_bundles_files(app, tmp_path, lang):
+    """After ``warm`` (what the worker's memory snapshot holds) the new-match page's calls need
+    no file of the bundle: the form read, the match started and drawn, the notes worded."""
+    import shutil
+
+    from scorer.present import offline_table as ot
+    from scorer.web import engine_bundle
+
+    with app.app_context():
+        zipfile.ZipFile(io.BytesIO(engine_bundle.bundle().raw)).extractall(tmp_path / "engine")
+    root = str(tmp_path / "engine")
+    ot.warm(root)
+    expected = ot.BoardRenderer(tmp_path / "engine", lang).held(2)
+    shutil.rmtree(root)
+    renderer = ot.renderer_for(root, lang)
+    settings = ot.settings_from_fields(FORMS[0], renderer.default_names())
+    html = ot.OfflineTable({**settings, "actions": []}, "offline-id", "offline", renderer).board()
+    assert 'id="score0"' in html and "data-action" in html
+    assert renderer.held(2) == expected
+    assert renderer.banner(3)["text"] and renderer.banner(0, new_match=True)["discard"]

@@ -113,14 +113,16 @@ def wire(p, base: str, path: str) -> dict[str, Any]:
 #: worker's own module, static/js/engine-worker.js, imported: its ``ops.boot`` then
 #: ``ops.load``), the same files and the same kept snapshot (Cache Storage is the origin's).
 #: ``snapshot``: false, a plain start (Pyodide, the bundle unpacked, the rules core imported),
-#: as before the snapshot; true, the start from the snapshot the worker kept.
+#: as before the snapshot; true, the start from the snapshot the worker kept. The match's export
+#: is read before the clock starts: offline.js holds it already (kept while the scorekeeper
+#: answered) and hands it to ``load``; a phone starting offline fetches nothing.
 BOOT_JS = """
 async ([cfg, lang, matchId, key, snapshot]) => {
+  const exported = await (await fetch(cfg.routes["records.export"].replace("<match_id>", matchId))).text();
   const t0 = performance.now();
   const { ops } = await import(cfg.worker);
   const booted = await ops.boot({ pyodide: cfg.pyodide, bundle: cfg.bundle, snapshot });
   const started = performance.now() - t0;
-  const exported = await (await fetch(cfg.routes["records.export"].replace("<match_id>", matchId))).text();
   const answer = ops.load(lang, exported, matchId, key, "[]");
   return { started_ms: started, ready_ms: performance.now() - t0, html: answer.html.length,
            snapshot: booted.snapshot, error: booted.snapshotError };

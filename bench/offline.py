@@ -8,11 +8,15 @@ Debian's Chromium through Playwright against ``truco serve`` on 127.0.0.1, as
   engine.json, the match's export) counted as DevTools reports it (headers plus encoded body),
   the service worker's included; then the same with ``Accept-Encoding: identity``. Beside it,
   the board's own first open in the same run.
-- **Cold start at 4x CPU**: the engine's files already kept on the phone, the engine's start
-  (Pyodide started, the bundle unpacked, the rules core imported, the match replayed and its
-  board drawn: what engine-worker.js does) timed on a page's main thread throttled 4x with
-  ``Emulation.setCPUThrottlingRate`` (Chromium's throttling does not reach a dedicated worker),
-  beside the same at 1x; and the worker's own first start at 1x as offline.js reports it.
+- **Cold start at 4x CPU**: the engine's files and its memory snapshot already kept on the
+  phone, the engine's start (engine-worker.js's own ``ops.boot``: Pyodide started from the kept
+  snapshot of the Python that had imported the rules core and drawn a board, the bundle
+  unpacked; then ``ops.load``: the match replayed and its board drawn) timed on a page's main
+  thread throttled 4x with ``Emulation.setCPUThrottlingRate`` (Chromium's throttling does not
+  reach a dedicated worker), beside the same at 1x, and beside the plain start without the
+  snapshot (the start before it: Pyodide, the bundle, the rules core imported) in the same run,
+  interleaved; and the worker's own first start at 1x as offline.js reports it (files
+  downloaded, the snapshot made and kept).
 - **Tap to screen offline**: the phone offline, the board played by the engine; "won the hand"
   tapped 30 times, interleaved with the no-network floor page (bench/browser.py's
   ``FLOOR_HTML``), each throttled 4x while tapped; ms from the touch to the frame after the
@@ -104,36 +108,36 @@ def wire(p, base: str, path: str) -> dict[str, Any]:
     return out
 
 
-#: The engine worker's start (static/js/engine-worker.js: Pyodide, the bundle, the rules core,
-#: the match replayed and its board drawn), run on the page's main thread: Chromium's CPU
-#: throttling reaches the page but not a dedicated worker, so the start is timed here, with the
-#: same files (kept by the service worker) and the same Python.
+#: The engine worker's start, run on the page's main thread: Chromium's CPU throttling reaches
+#: the page but not a dedicated worker, so the start is timed here, with the same code (the
+#: worker's own module, static/js/engine-worker.js, imported: its ``ops.boot`` then
+#: ``ops.load``), the same files and the same kept snapshot (Cache Storage is the origin's).
+#: ``snapshot``: false, a plain start (Pyodide, the bundle unpacked, the rules core imported),
+#: as before the snapshot; true, the start from the snapshot the worker kept. The match's export
+#: is read before the clock starts: offline.js holds it already (kept while the scorekeeper
+#: answered) and hands it to ``load``; a phone starting offline fetches nothing.
 BOOT_JS = """
-async ([cfg, lang, matchId, key]) => {
-  const t0 = performance.now();
-  const mod = await import(cfg.pyodide + "pyodide.mjs");
-  const py = await mod.loadPyodide({ indexURL: cfg.pyodide, stdout: () => {}, stderr: () => {} });
-  const zip = await (await fetch(cfg.bundle)).arrayBuffer();
-  py.unpackArchive(zip, "zip", { extractDir: "/engine" });
-  const started = performance.now() - t0;
+async ([cfg, lang, matchId, key, snapshot]) => {
   const exported = await (await fetch(cfg.routes["records.export"].replace("<match_id>", matchId))).text();
-  py.globals.set("EXPORT", exported);
-  py.runPython(`
-import sys
-sys.path.insert(0, "/engine")
-from scorer.present import offline_table as ot
-HTML = ot.load("/engine", "${lang}", EXPORT, "${matchId}", "${key}").board()
-`);
-  return { started_ms: started, ready_ms: performance.now() - t0, html: py.globals.get("HTML").length };
+  const t0 = performance.now();
+  const { ops } = await import(cfg.worker);
+  const booted = await ops.boot({ pyodide: cfg.pyodide, bundle: cfg.bundle, snapshot });
+  const started = performance.now() - t0;
+  const answer = ops.load(lang, exported, matchId, key, "[]");
+  return { started_ms: started, ready_ms: performance.now() - t0, html: answer.html.length,
+           snapshot: booted.snapshot, error: booted.snapshotError };
 }
 """
 
 
-def cold_start(p, base: str, path: str, throttle: float) -> dict[str, Any]:
-    """ms to start the engine with its files kept on the phone (:data:`BOOT_JS`), at 1x and
-    ``throttle``x CPU, three runs each; and the worker's own start at 1x as offline.js reports it."""
+def cold_start(p, base: str, path: str, throttle: float, runs: int = 3) -> dict[str, Any]:
+    """ms to start the engine with its files kept on the phone (:data:`BOOT_JS`), from the kept
+    memory snapshot (``snapshot``) and without it (``no_snapshot``, the start before the
+    snapshot), at 1x and ``throttle``x CPU, ``runs`` runs each, interleaved; and the worker's own
+    first start at 1x as offline.js reports it (files downloaded, the snapshot made)."""
     b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-    samples: dict[str, list[dict[str, float]]] = {"1x": [], f"{throttle:g}x": []}
+    kinds = [(snap, rate) for _ in range(runs) for rate in (1.0, throttle) for snap in (True, False)]
+    samples: dict[str, list[dict[str, Any]]] = {}
     try:
         ctx = b.new_context(viewport={"width": 360, "height": 640}, bypass_csp=True)
         page = ctx.new_page()
@@ -141,16 +145,19 @@ def cold_start(p, base: str, path: str, throttle: float) -> dict[str, Any]:
         page.wait_for_function(READY, timeout=300_000)
         page.wait_for_function("() => document.documentElement.dataset.engineCached === '1'", timeout=300_000)
         worker_1x = float(page.evaluate("() => document.documentElement.dataset.engineReadyMs"))
+        made = page.evaluate("() => document.documentElement.dataset.engineSnapshot")
         cfg = page.evaluate("() => fetch(document.querySelector('script[data-engine]').dataset.engine).then(r => r.json())")
         match_id, key = path.split("/")[2:4]
         page.close()
-        for rate in (1.0, throttle) * 3:
+        for snap, rate in kinds:
             page = ctx.new_page()
             cdp = ctx.new_cdp_session(page)
             page.goto(base + "/offline/en", wait_until="load")  # a light page of the site: no engine of its own
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
-            samples["1x" if rate == 1.0 else f"{throttle:g}x"].append(page.evaluate(BOOT_JS, [cfg, "es", match_id, key]))
+            got = page.evaluate(BOOT_JS, [cfg, "es", match_id, key, snap])
             cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+            assert got["snapshot"] == ("used" if snap else "off"), got
+            samples.setdefault(f"{'snapshot' if snap else 'no_snapshot'}_{rate:g}x", []).append(got)
             page.close()
         ctx.close()
     finally:
@@ -158,7 +165,9 @@ def cold_start(p, base: str, path: str, throttle: float) -> dict[str, Any]:
     out: dict[str, Any] = {k: {"ready_ms": statistics.median(s["ready_ms"] for s in v),
                                "started_ms": statistics.median(s["started_ms"] for s in v),
                                "runs": [round(s["ready_ms"]) for s in v]} for k, v in samples.items()}
+    out["4x"], out["1x"] = out[f"snapshot_{throttle:g}x"], out["snapshot_1x"]
     out["worker_first_ready_ms_1x"] = worker_1x
+    out["worker_first_snapshot"] = made
     return out
 
 
@@ -311,9 +320,13 @@ def main() -> int:
           f"board first open in the same run {kb(w['compressed']['board_first_open'])}")
     for f in w["compressed"]["files"]:
         print(f"    {f['bytes']:10,}  {f['encoding'] or '-':4} {'sw ' if f['sw'] else '   '}{f['url']}")
-    print(f"cold start (files kept): 4x {c['4x']['ready_ms']:.0f} ms (Pyodide up {c['4x']['started_ms']:.0f} ms), "
-          f"1x {c['1x']['ready_ms']:.0f} ms; runs {c['4x']['runs']} / {c['1x']['runs']}; "
-          f"first start in the worker (1x, files downloaded) {c['worker_first_ready_ms_1x']:.0f} ms")
+    n4, n1 = c["no_snapshot_4x"], c["no_snapshot_1x"]
+    print(f"cold start (files kept, from the kept snapshot): 4x {c['4x']['ready_ms']:.0f} ms (engine up "
+          f"{c['4x']['started_ms']:.0f} ms), 1x {c['1x']['ready_ms']:.0f} ms; runs {c['4x']['runs']} / {c['1x']['runs']}")
+    print(f"    without the snapshot, same run: 4x {n4['ready_ms']:.0f} ms (engine up {n4['started_ms']:.0f} ms), "
+          f"1x {n1['ready_ms']:.0f} ms; runs {n4['runs']} / {n1['runs']}")
+    print(f"    first start in the worker (1x, files downloaded, snapshot {c['worker_first_snapshot']}) "
+          f"{c['worker_first_ready_ms_1x']:.0f} ms")
     print(f"offline tap to screen 4x: p50 {t['ours']['p50_ms']:.1f} / p95 {t['ours']['p95_ms']:.1f} ms, floor "
           f"p50 {t['floor']['p50_ms']:.1f} / p95 {t['floor']['p95_ms']:.1f} ms: {t['ratio_p50']:.2f}x / {t['ratio_p95']:.2f}x; "
           f"engine board drawn p50 {t['drawn']['p50_ms']:.1f} / p95 {t['drawn']['p95_ms']:.1f} ms")

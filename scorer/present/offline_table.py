@@ -132,8 +132,10 @@ class BoardRenderer:
 
         said.ngettext = self.catalog.ngettext  # type: ignore[attr-defined]  # plural errors (NP_)
         self.translate = said
+        # auto_reload off: the bundle never changes while the engine runs, so a template is
+        # compiled once and never looked up on disk again (a restored memory snapshot has it).
         self.env = Environment(loader=FileSystemLoader(str(root / "templates")), autoescape=True,
-                               extensions=["jinja2.ext.i18n"])
+                               extensions=["jinja2.ext.i18n"], auto_reload=False)
         self.env.install_gettext_translations(self.catalog, newstyle=True)
         self.url_for = url_builder(json.loads((root / "truco_routes.json").read_text(encoding="utf-8")))
 
@@ -226,15 +228,65 @@ def settings_from_fields(fields: Mapping[str, str], default_names: Sequence[str]
             "best_of": int(best_of) if best_of in ("1", "3", "5") else 1, "players": players}
 
 
+#: The renderers made so far, by ``(root, lang)`` (:func:`renderer_for`).
+_RENDERERS: dict[tuple[str, str], BoardRenderer] = {}
+
+
+def renderer_for(root: str | Path, lang: str) -> BoardRenderer:
+    """The board renderer of ``lang`` (an unknown language: the default one, as
+    :func:`translations`) for the bundle unpacked at ``root``, made once and kept: the bundle
+    never changes while the engine runs, so its catalog is read and its templates compiled
+    once per language."""
+    lang = lang if lang in LANGUAGES else LANGUAGES[0]
+    found = _RENDERERS.get((str(root), lang))
+    if found is None:
+        found = _RENDERERS[(str(root), lang)] = BoardRenderer(Path(root), lang)
+    return found
+
+
+def warm(root: str | Path) -> None:
+    """Do ahead everything that reads the bundle's files, so that the engine can run with none
+    of them on disk: every module of the bundle imported (one the phone cannot import is
+    skipped: it could never run there), and in every language the renderer made (catalog read,
+    URL rules loaded) with every template compiled, a fresh match of the default variant
+    replayed and its board drawn, the notes above a board and on the new-match page worded.
+    The engine worker calls it before it makes its memory snapshot
+    (``static/js/engine-worker.js``): a start from the snapshot does none of it and needs no
+    file of the bundle until the worker unpacks it again, after the first board."""
+    import importlib
+
+    from scorer.core.variants import default_variant
+
+    base = Path(root)
+    for path in sorted(base.rglob("*.py")):
+        parts = list(path.relative_to(base).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        try:
+            importlib.import_module(".".join(parts))
+        except Exception:  # noqa: BLE001 (say, a module needing a C extension the phone lacks)
+            continue
+    for lang in LANGUAGES:
+        renderer = renderer_for(root, lang)
+        for name in renderer.env.list_templates(extensions=["html"]):
+            renderer.env.get_template(name)
+        table = OfflineTable({"variant": default_variant().id, "actions": []}, "warm", "warm", renderer)
+        table.board()
+        renderer.banner(1)
+        renderer.banner(0, new_match=True)
+        renderer.held(1)
+
+
 def load(root: str, lang: str, export_json: str, match_id: str, key: str,
          pending: Sequence[Mapping[str, Any]] = ()) -> OfflineTable:
     """The phone's match: ``export_json`` (the scorekeeper's export), then the ``pending``
     taps' actions in order (a refused one is skipped: the scorekeeper will refuse it too)."""
-    renderer = BoardRenderer(Path(root), lang)
+    renderer = renderer_for(root, lang)
     table = OfflineTable(json.loads(export_json), match_id, key, renderer)
     for tap in pending:
         table.apply(tap["action"])
     return table
 
 
-__all__ = ["BoardRenderer", "OfflineTable", "RuleError", "load", "settings_from_fields", "translations", "url_builder"]
+__all__ = ["BoardRenderer", "OfflineTable", "RuleError", "load", "renderer_for", "settings_from_fields", "translations",
+           "url_builder", "warm"]

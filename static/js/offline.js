@@ -414,6 +414,8 @@
     }).then(function (booted) {
       if (!booted) return;
       root.dataset.engineBootMs = String(Math.round(booted.ms));  /* the worker's start, files kept */
+      root.dataset.engineSnapshot = booted.snapshot;  /* "used", "made" (kept for the next start) or "off" */
+      if (booted.snapshotError) root.dataset.engineSnapshotError = booted.snapshotError;
       root.dataset.engineReadyMs = String(Math.round(performance.now() - began));
       ready = true;
       root.dataset.offline = "ready";

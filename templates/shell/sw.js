@@ -7,6 +7,9 @@ const CACHE = "truco-shell-{{ version }}";
 const META = "truco-meta";
 const ENGINE = "truco-engine";
 const PAGES = "truco-pages";
+/* The engine worker's memory snapshot of its started Python (static/js/engine-worker.js keeps
+   and replaces it); kept across versions of this worker like the engine's files. */
+const SNAPSHOTS = "truco-engine-snapshot";
 const SHELL = {{ shell|tojson }};
 const OFFLINE = {{ offline|tojson }};
 /* Path prefixes of the engine's files: kept once fetched (their URLs hold their version). */
@@ -44,7 +47,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
-      .then((keys) => Promise.all(keys.filter((k) => k !== CACHE && k !== META && k !== ENGINE && k !== PAGES).map((k) => caches.delete(k))))
+      .then((keys) => Promise.all(keys.filter((k) => ![CACHE, META, ENGINE, PAGES, SNAPSHOTS].includes(k)).map((k) => caches.delete(k))))
       .then(() => self.clients.claim())
   );
 });

@@ -149,21 +149,25 @@ def test_the_service_worker_keeps_the_engine_only_when_a_page_asks(client):
 # ------------------------------------------------------------------ the same board on the phone
 
 PHONE = """
-import json, sys
+import json, shutil, sys
 sys.path.insert(0, sys.argv[1])
 from scorer.present import offline_table
 export = sys.stdin.read()
+if sys.argv[5:] == ["warm"]:  # as a start from the worker's memory snapshot: warmed, then no file
+    offline_table.warm(sys.argv[1])
+    shutil.rmtree(sys.argv[1])
 table = offline_table.load(sys.argv[1], sys.argv[2], export, sys.argv[3], sys.argv[4])
 print(json.dumps({"html": table.board(), "modules": sorted(m for m in sys.modules if m.split(".")[0] in
                   ("flask", "werkzeug", "sqlite3", "babel", "sqlalchemy"))}))
 """
 
 
-def phone_board(tmp_path, z, lang, export, match_id, key) -> dict:
+def phone_board(tmp_path, z, lang, export, match_id, key, *how: str) -> dict:
     """The board the phone's engine draws: the bundle alone (``python -I -S``: the standard
-    library, no site-packages) on this CPython."""
+    library, no site-packages) on this CPython (``how``: ``"warm"``, warmed as before the
+    worker's memory snapshot, then the bundle's files deleted)."""
     z.extractall(tmp_path / "engine")
-    out = subprocess.run([sys.executable, "-I", "-S", "-c", PHONE, str(tmp_path / "engine"), lang, match_id, key],
+    out = subprocess.run([sys.executable, "-I", "-S", "-c", PHONE, str(tmp_path / "engine"), lang, match_id, key, *how],
                          input=json.dumps(export), capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
@@ -187,8 +191,10 @@ def seen(html: str) -> dict:
     ("paulista", "paulista_mao_de_onze_both_ways.jsonl", {}, "pt_BR"),
     ("truco-15", "truco-15_falta_ends_game.jsonl", {}, "en"),
 ])
-@pytest.mark.parametrize("upto", [7, 23])
-def test_the_phone_draws_the_board_the_server_draws(client, tmp_path, variant, file, options, lang, upto):
+@pytest.mark.parametrize("upto, how", [(7, ()), (23, ()), (23, ("warm",))], ids=["7", "23", "23-warmed-no-files"])
+def test_the_phone_draws_the_board_the_server_draws(client, tmp_path, variant, file, options, lang, upto, how):
+    """``how``: warmed as the worker does before its memory snapshot, the board is drawn with
+    none of the bundle's files on disk (a start from the snapshot has none)."""
     m = client.post("/api/matches", json={"variant": variant, "options": options, "names": ["Nós", "Eles"]}).get_json()
     actions = [json.loads(x) for x in (MATCHES / file).read_text().splitlines() if x.strip()][:upto]
     for version, action in enumerate(actions):
@@ -200,7 +206,7 @@ def test_the_phone_draws_the_board_the_server_draws(client, tmp_path, variant, f
     assert server.status_code == 200
     _url, z = bundle_zip(client)
     export = client.get(f"/api/matches/{m['id']}/export").get_json()
-    phone = phone_board(tmp_path, z, lang, export, m["id"], m["edit_key"])
+    phone = phone_board(tmp_path, z, lang, export, m["id"], m["edit_key"], *how)
     assert phone["modules"] == []
     mine, theirs = seen(phone["html"]), seen(server.get_data(as_text=True))
     assert theirs["buttons"] and theirs["log"]
@@ -297,3 +303,26 @@ def test_the_phone_reads_the_new_match_form_as_the_server_does(app, tmp_path, fi
     phone = settings_from_fields(fields, renderer.default_names())
     server.pop("shortened")
     assert phone == {**server, "names": list(server["names"])}
+
+
+@pytest.mark.parametrize("lang", ["pt_BR", "es", "en"])
+def test_a_warmed_engine_starts_a_match_and_words_its_notes_with_none_of_the_bundles_files(app, tmp_path, lang):
+    """After ``warm`` (what the worker's memory snapshot holds) the new-match page's calls need
+    no file of the bundle: the form read, the match started and drawn, the notes worded."""
+    import shutil
+
+    from scorer.present import offline_table as ot
+    from scorer.web import engine_bundle
+
+    with app.app_context():
+        zipfile.ZipFile(io.BytesIO(engine_bundle.bundle().raw)).extractall(tmp_path / "engine")
+    root = str(tmp_path / "engine")
+    ot.warm(root)
+    expected = ot.BoardRenderer(tmp_path / "engine", lang).held(2)
+    shutil.rmtree(root)
+    renderer = ot.renderer_for(root, lang)
+    settings = ot.settings_from_fields(FORMS[0], renderer.default_names())
+    html = ot.OfflineTable({**settings, "actions": []}, "offline-id", "offline", renderer).board()
+    assert 'id="score0"' in html and "data-action" in html
+    assert renderer.held(2) == expected
+    assert renderer.banner(3)["text"] and renderer.banner(0, new_match=True)["discard"]

@@ -1,0 +1,122 @@
+"""The offline engine's memory snapshot (issue 24, the cold start), in real Chromium against a
+real ``truco serve``: the worker's first start makes a snapshot of its started Python and keeps
+it in Cache Storage; the next start loads it and plays the same rules and board as the
+scorekeeper; a snapshot of another bundle is never used, and a broken one is dropped and the
+engine starts as usual (static/js/engine-worker.js). Timings belong in bench/offline.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import action_button, api_act, create_match, new_context, request, stored, watch_errors
+from live_server import Server
+from test_offline_play import engine_ready, needs_pending, seen, tap
+
+#: The worker's Cache Storage cache of the snapshot.
+SNAPSHOTS = "truco-engine-snapshot"
+KEPT_JS = "async (name) => (await (await caches.open(name)).keys()).map((r) => r.url)"
+#: The kept snapshot replaced by ``transform(bytes)`` under ``key`` (the old entry removed).
+REWRITE_JS = """
+async ([name, key, transform]) => {
+  const cache = await caches.open(name);
+  const [old] = await cache.keys();
+  const bytes = new Uint8Array(await (await cache.match(old)).arrayBuffer());
+  const changed = {
+    same: (b) => b,
+    zeros: (b) => new Uint8Array(1 << 20),
+    truncated: (b) => b.slice(0, b.length >> 1),
+  }[transform](bytes);
+  await cache.delete(old);
+  await cache.put(key || old.url, new Response(changed));
+  return old.url;
+}
+"""
+
+
+@pytest.fixture
+def live(tmp_path):
+    """``truco serve`` with the offline engine on (the shared fixture turns it off)."""
+    server = Server(tmp_path / "serve.sqlite3", threads=4, ghost_tap_ms=0, offline_engine=True)
+    yield server
+    if server.proc.poll() is None:
+        server.stop()
+
+
+def snapshot_of(page) -> tuple[str, str | None]:
+    """How the page's engine started (``used``, ``made`` or ``off``) and why a kept snapshot
+    was not used (None: nothing went wrong)."""
+    return tuple(page.evaluate("() => [document.documentElement.dataset.engineSnapshot,"
+                                 " document.documentElement.dataset.engineSnapshotError || null]"))
+
+
+def first_start(ctx, live, path: str):
+    """The board opened on a phone that holds nothing: the engine starts, makes its snapshot."""
+    page = ctx.new_page()
+    page.goto(live.url + path)
+    engine_ready(page)
+    assert snapshot_of(page) == ("made", None)
+    assert len(page.evaluate(KEPT_JS, SNAPSHOTS)) == 1
+    return page
+
+
+@needs_pending
+def test_a_second_start_loads_the_kept_snapshot_and_plays_the_scorekeepers_board(chromium, live):
+    path, match_id, key = create_match(live, variant="truco-15")
+    api_act(live, match_id, key, {"type": "call", "side": 0, "call": "envido"}, 0)
+    ctx = new_context(chromium, lang="es")
+    first_start(ctx, live, path).close()
+    page = ctx.new_page()
+    errors: list[str] = []
+    watch_errors(page, errors)
+    page.goto(live.url + path)
+    engine_ready(page)
+    assert snapshot_of(page) == ("used", None)
+    ctx.set_offline(True)
+    for action in ({"type": "quiero", "side": 1}, {"type": "envido_winner", "side": 0},
+                   {"type": "call", "side": 1, "call": "truco"}):
+        tap(page, action)
+    assert page.evaluate("() => document.documentElement.dataset.offline") == "playing"
+    assert action_button(page, {"type": "quiero", "side": 0}).count()  # after "Truco!", "Quiero"
+    phone = page.locator("#scoreboard").evaluate("b => b.outerHTML")
+    ctx.set_offline(False)
+    page.wait_for_function(f"() => !window.trucoPending.list('{match_id}').length", timeout=30_000)
+    assert stored(live, match_id)["version"] == 4  # each tap once
+    _s, _h, server = request(live, "GET", f"{path}/board?version=-1", headers={"HX-Request": "true",
+                                                                                "Accept-Language": "es"})
+    assert seen(phone) == seen(server)
+    assert not errors
+    ctx.close()
+
+
+def test_a_snapshot_of_another_bundle_is_not_used_and_is_dropped(chromium, live):
+    path, _id, _key = create_match(live)
+    ctx = new_context(chromium)
+    page = first_start(ctx, live, path)
+    [current] = page.evaluate(KEPT_JS, SNAPSHOTS)
+    digest = current.split("/engine/")[1][:12]
+    older = current.replace(digest, "0" * 12)  # what the phone kept before the scorekeeper was updated
+    page.evaluate(REWRITE_JS, [SNAPSHOTS, older, "same"])
+    assert page.evaluate(KEPT_JS, SNAPSHOTS) == [older]
+    page.reload()
+    engine_ready(page)
+    assert snapshot_of(page) == ("made", None)
+    assert page.evaluate(KEPT_JS, SNAPSHOTS) == [current]
+    ctx.close()
+
+
+@pytest.mark.parametrize("broken", ["zeros", "truncated"])
+def test_a_broken_snapshot_is_dropped_and_the_engine_starts_as_usual(chromium, live, broken):
+    path, _id, _key = create_match(live, variant="truco-15")
+    ctx = new_context(chromium)
+    page = first_start(ctx, live, path)
+    [current] = page.evaluate(KEPT_JS, SNAPSHOTS)
+    page.evaluate(REWRITE_JS, [SNAPSHOTS, None, broken])
+    page.reload()
+    engine_ready(page)
+    state, error = snapshot_of(page)
+    assert state == "made" and error  # not used, said why, and a good one kept in its place
+    assert page.evaluate(KEPT_JS, SNAPSHOTS) == [current]
+    page.reload()
+    engine_ready(page)
+    assert snapshot_of(page) == ("used", None)
+    ctx.close()

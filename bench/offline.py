@@ -16,7 +16,10 @@ Debian's Chromium through Playwright against ``truco serve`` on 127.0.0.1, as
   reach a dedicated worker), beside the same at 1x, and beside the plain start without the
   snapshot (the start before it: Pyodide, the bundle, the rules core imported) in the same run,
   interleaved; and the worker's own first start at 1x as offline.js reports it (files
-  downloaded, the snapshot made and kept).
+  downloaded, the snapshot made and kept). The browser runs on every core for this figure (the
+  server has nothing to do while it is timed, and a phone's browser has all its cores: the
+  WebAssembly is compiled on other threads than the page's); then again on the client core
+  alone, beside the server's idle one (``cold_start_one_core``).
 - **Tap to screen offline**: the phone offline, the board played by the engine; "won the hand"
   tapped 30 times, interleaved with the no-network floor page (bench/browser.py's
   ``FLOOR_HTML``), each throttled 4x while tapped; ms from the touch to the frame after the
@@ -295,11 +298,19 @@ def main() -> int:
         board = client.create_match()
         drive_to(client, board, 21)
         actions = long_match(300)
+        # The cold start with the browser on every core: nothing of it reaches the server (the
+        # engine's files are kept by the service worker, the export read before the clock starts),
+        # and a phone's browser has all of its cores; then again on the client core alone.
+        print("offline: cold start, the browser on every core", flush=True)
+        os.sched_setaffinity(0, server_cores | client_cores)
+        with sync_playwright() as p:  # the driver, and so the browser, takes this affinity
+            r["cold_start"] = cold_start(p, srv.base, board.page_path(), 4.0)
+        os.sched_setaffinity(0, client_cores)
         with sync_playwright() as p:
             print("offline: bytes on the wire", flush=True)
             r["wire"] = wire(p, srv.base, board.page_path())
-            print("offline: cold start", flush=True)
-            r["cold_start"] = cold_start(p, srv.base, board.page_path(), 4.0)
+            print("offline: cold start, the browser on the client core alone", flush=True)
+            r["cold_start_one_core"] = cold_start(p, srv.base, board.page_path(), 4.0)
             print("offline: tap to screen beside the floor", flush=True)
             tap_match = client.create_match()
             drive_to(client, tap_match, 6)
@@ -325,6 +336,9 @@ def main() -> int:
           f"{c['4x']['started_ms']:.0f} ms), 1x {c['1x']['ready_ms']:.0f} ms; runs {c['4x']['runs']} / {c['1x']['runs']}")
     print(f"    without the snapshot, same run: 4x {n4['ready_ms']:.0f} ms (engine up {n4['started_ms']:.0f} ms), "
           f"1x {n1['ready_ms']:.0f} ms; runs {n4['runs']} / {n1['runs']}")
+    c1 = r["cold_start_one_core"]
+    print(f"    the browser on the client core alone: from the snapshot 4x {c1['4x']['ready_ms']:.0f} ms, "
+          f"1x {c1['1x']['ready_ms']:.0f} ms; without it 4x {c1['no_snapshot_4x']['ready_ms']:.0f} ms")
     print(f"    first start in the worker (1x, files downloaded, snapshot {c['worker_first_snapshot']}) "
           f"{c['worker_first_ready_ms_1x']:.0f} ms")
     print(f"offline tap to screen 4x: p50 {t['ours']['p50_ms']:.1f} / p95 {t['ours']['p95_ms']:.1f} ms, floor "

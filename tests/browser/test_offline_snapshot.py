@@ -33,10 +33,12 @@ async ([name, key, transform]) => {
 """
 
 
-@pytest.fixture
-def live(tmp_path):
-    """``truco serve`` with the offline engine on (the shared fixture turns it off)."""
-    server = Server(tmp_path / "serve.sqlite3", threads=4, ghost_tap_ms=0, offline_engine=True)
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """``truco serve`` with the offline engine on (the shared fixture turns it off), one for
+    this file's tests (each plays its own matches)."""
+    server = Server(tmp_path_factory.mktemp("snapshot") / "serve.sqlite3", threads=4, ghost_tap_ms=0,
+                    offline_engine=True)
     yield server
     if server.proc.poll() is None:
         server.stop()
@@ -59,12 +61,42 @@ def first_start(ctx, live, path: str):
     return page
 
 
+@pytest.fixture(scope="module")
+def started_phone(chromium, live):
+    """One phone (a browser context) whose engine has started once and made its snapshot: the
+    first start, the long one, is had once for this file's tests."""
+    ctx = new_context(chromium, lang="es")
+    path, _id, _key = create_match(live, variant="truco-15")
+    first_start(ctx, live, path).close()
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def phone(started_phone):
+    """The started phone, online, with no page open, holding one snapshot (each test leaves it
+    so: a broken or foreign one is replaced by the current one at the next start)."""
+    yield started_phone
+    started_phone.set_offline(False)
+    for page in started_phone.pages:
+        page.close()
+
+
+def started(ctx, live, path: str):
+    """The board opened on the started phone: its engine starts from the kept snapshot."""
+    page = ctx.new_page()
+    page.goto(live.url + path)
+    engine_ready(page)
+    assert snapshot_of(page) == ("used", None)
+    assert len(page.evaluate(KEPT_JS, SNAPSHOTS)) == 1
+    return page
+
+
 @needs_pending
-def test_a_second_start_loads_the_kept_snapshot_and_plays_the_scorekeepers_board(chromium, live):
+def test_a_second_start_loads_the_kept_snapshot_and_plays_the_scorekeepers_board(phone, live):
     path, match_id, key = create_match(live, variant="truco-15")
     api_act(live, match_id, key, {"type": "call", "side": 0, "call": "envido"}, 0)
-    ctx = new_context(chromium, lang="es")
-    first_start(ctx, live, path).close()
+    ctx = phone
     page = ctx.new_page()
     errors: list[str] = []
     watch_errors(page, errors)
@@ -77,21 +109,19 @@ def test_a_second_start_loads_the_kept_snapshot_and_plays_the_scorekeepers_board
         tap(page, action)
     assert page.evaluate("() => document.documentElement.dataset.offline") == "playing"
     assert action_button(page, {"type": "quiero", "side": 0}).count()  # after "Truco!", "Quiero"
-    phone = page.locator("#scoreboard").evaluate("b => b.outerHTML")
+    phone_board = page.locator("#scoreboard").evaluate("b => b.outerHTML")
     ctx.set_offline(False)
     page.wait_for_function(f"() => !window.trucoPending.list('{match_id}').length", timeout=30_000)
     assert stored(live, match_id)["version"] == 4  # each tap once
     _s, _h, server = request(live, "GET", f"{path}/board?version=-1", headers={"HX-Request": "true",
                                                                                 "Accept-Language": "es"})
-    assert seen(phone) == seen(server)
+    assert seen(phone_board) == seen(server)
     assert not errors
-    ctx.close()
 
 
-def test_a_snapshot_of_another_bundle_is_not_used_and_is_dropped(chromium, live):
+def test_a_snapshot_of_another_bundle_is_not_used_and_is_dropped(phone, live):
     path, _id, _key = create_match(live)
-    ctx = new_context(chromium)
-    page = first_start(ctx, live, path)
+    page = started(phone, live, path)
     [current] = page.evaluate(KEPT_JS, SNAPSHOTS)
     digest = current.split("/engine/")[1][:12]
     older = current.replace(digest, "0" * 12)  # what the phone kept before the scorekeeper was updated
@@ -101,14 +131,12 @@ def test_a_snapshot_of_another_bundle_is_not_used_and_is_dropped(chromium, live)
     engine_ready(page)
     assert snapshot_of(page) == ("made", None)
     assert page.evaluate(KEPT_JS, SNAPSHOTS) == [current]
-    ctx.close()
 
 
 @pytest.mark.parametrize("broken", ["zeros", "truncated"])
-def test_a_broken_snapshot_is_dropped_and_the_engine_starts_as_usual(chromium, live, broken):
+def test_a_broken_snapshot_is_dropped_and_the_engine_starts_as_usual(phone, live, broken):
     path, _id, _key = create_match(live, variant="truco-15")
-    ctx = new_context(chromium)
-    page = first_start(ctx, live, path)
+    page = started(phone, live, path)
     [current] = page.evaluate(KEPT_JS, SNAPSHOTS)
     page.evaluate(REWRITE_JS, [SNAPSHOTS, None, broken])
     page.reload()
@@ -119,4 +147,3 @@ def test_a_broken_snapshot_is_dropped_and_the_engine_starts_as_usual(chromium, l
     page.reload()
     engine_ready(page)
     assert snapshot_of(page) == ("used", None)
-    ctx.close()

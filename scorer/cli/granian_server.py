@@ -147,12 +147,20 @@ def serve(host: str, port: int, workers: int, threads: int, config: dict, *, con
 
     def ready() -> None:
         if accepting(host, effective):
-            announce(effective)
             click.echo(f"Listening on {host}:{effective} with {workers} granian worker"
                        f"{'s' if workers > 1 else ''} (Ctrl+C to stop)", nl=True)
 
-    # Each worker binds the port once it has started: the line is printed when one answers.
-    server.on_startup(lambda: threading.Thread(target=ready, name="truco-ready", daemon=True).start())
+    def started() -> None:
+        announce(effective)
+        # Each worker binds the port once it has started: the line is printed when one answers.
+        # The workers are forked while this thread runs, so it imports nothing (a lock it held
+        # at the fork would stay held in the worker): encodings.idna, what connecting to a
+        # named host imports first, is imported now.
+        import encodings.idna  # noqa: F401
+
+        threading.Thread(target=ready, name="truco-ready", daemon=True).start()
+
+    server.on_startup(started)
 
     try:
         server.serve(target_loader=worker_app(config, Slots(max(64, workers * 2)), prune), wrap_loader=False)

@@ -143,7 +143,8 @@ def serve(host: str, port: int, workers: int, threads: int, config: dict, *, con
     store.dispose_all()  # no pooled connection may cross the fork
     reserved = reserve_port(host, port)
     effective = reserved.getsockname()[1] if reserved else port
-    server = Server("truco", backpressure=connection_limit, **granian_options(host, effective, workers, threads))
+    # The target is only a label here: each worker loads the app through worker_app().
+    server = Server("scorer.web:create_app", backpressure=connection_limit, **granian_options(host, effective, workers, threads))
 
     def ready() -> None:
         if accepting(host, effective):

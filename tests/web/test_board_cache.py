@@ -112,3 +112,18 @@ def test_a_taps_board_that_may_not_be_kept_is_not(tmp_path, answer):
     path = new_match(cached)
     cached.post(path + "/actions", data=answer, headers=HX)
     assert app.extensions["truco_board_cache"].items == {}
+
+
+def test_a_taps_kept_board_is_never_given_once_another_server_moved_the_match(tmp_path):
+    """Two app processes on one database: the board one kept from its own tap is not given
+    after the other recorded a tap; each poll reads the stored version first."""
+    _plain, here, app = pair(tmp_path)
+    there = create_app({"TESTING": True, "DATABASE": tmp_path / "b.sqlite3", "GHOST_TAP_SECONDS": 0}).test_client()
+    path = new_match(here)
+    tap(here, path, 0)  # kept here at version 1
+    tap(there, path, 1, {"type": "hand_winner", "side": 1})  # version 2, on the other server
+    for shown in (0, 1):
+        answer = here.get(path + f"/board?version={shown}&rematch=0", headers=HX)
+        assert answer.status_code == 200 and 'data-version="2"' in answer.get_data(as_text=True)
+    assert here.get(path + "/board?version=2&rematch=0", headers=HX).status_code == 204
+    assert app.extensions["truco_board_cache"].hits == 1  # the second poll: version 2, kept by the first

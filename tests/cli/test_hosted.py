@@ -190,3 +190,34 @@ def test_the_poll_shortcut_is_on_for_the_hosted_server_and_off_for_the_laptop(tm
     assert result.exit_code == 0, result.output
     config = seen["config"] if "config" in seen else waitress_stub["app"].config
     assert bool(config["POLL_SHORTCUT"]) is shortcut
+
+
+def test_granian_workers_serve_their_metrics_on_their_slots_port(tmp_path):
+    """``--metrics-port P --workers 2`` on granian: worker slots 0 and 1 serve their metrics
+    on 127.0.0.1:P and P+1, as waitress's workers do; a request is counted."""
+    import socket
+
+    from live_server import Server
+
+    with socket.socket() as probe:  # two free ports in a row, a moment ago
+        probe.bind(("127.0.0.1", 0))
+        base = probe.getsockname()[1]
+    server = Server(tmp_path / "metrics.sqlite3",
+                    args=["--server", "granian", "--workers", "2", "--metrics-port", str(base)])
+    try:
+        seen = {line.strip() for line in server.output if line.startswith("Metrics on")}
+        while len(seen) < 2:
+            seen.add(server._pump.wait_for(lambda line: line.startswith("Metrics on") and line.strip(), 20,
+                                           "the second worker's metrics"))
+        assert seen == {f"Metrics on http://127.0.0.1:{base + i}/metrics" for i in (0, 1)}
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        assert request(conn, "GET", "/healthz")[0] == 200
+        conn.close()
+        pages = []
+        for port in (base, base + 1):
+            metrics = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            pages.append(request(metrics, "GET", "/metrics")[1].decode())
+            metrics.close()
+        assert all("truco_requests_total" in page for page in pages)
+    finally:
+        server.stop()

@@ -192,16 +192,29 @@ def test_the_poll_shortcut_is_on_for_the_hosted_server_and_off_for_the_laptop(tm
     assert bool(config["POLL_SHORTCUT"]) is shortcut
 
 
-def test_granian_workers_serve_their_metrics_on_their_slots_port(tmp_path):
-    """``--metrics-port P --workers 2`` on granian: worker slots 0 and 1 serve their metrics
-    on 127.0.0.1:P and P+1, as waitress's workers do; a request is counted."""
+def two_free_ports() -> int:
+    """A port P of 127.0.0.1 such that P and P+1 were free a moment ago, below Linux's
+    ephemeral range (so no outgoing connection takes P+1 meanwhile)."""
+    import random
     import socket
 
+    for base in random.sample(range(20000, 32000, 2), 200):
+        try:
+            with socket.socket() as a, socket.socket() as b:
+                a.bind(("127.0.0.1", base))
+                b.bind(("127.0.0.1", base + 1))
+            return base
+        except OSError:
+            continue
+    raise RuntimeError("no two free ports in a row")
+
+
+def test_granian_workers_serve_their_metrics_on_their_slots_port(tmp_path):
+    """``--metrics-port P --workers 2`` on granian: worker slots 0 and 1 serve their metrics
+    on 127.0.0.1:P and P+1, as waitress's workers do."""
     from live_server import Server
 
-    with socket.socket() as probe:  # two free ports in a row, a moment ago
-        probe.bind(("127.0.0.1", 0))
-        base = probe.getsockname()[1]
+    base = two_free_ports()
     server = Server(tmp_path / "metrics.sqlite3",
                     args=["--server", "granian", "--workers", "2", "--metrics-port", str(base)])
     try:

@@ -207,7 +207,7 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
               help="Base URL phones should open (e.g. behind a proxy); used in links and QR codes. "
                    "https:// also makes cookies Secure, sends HSTS and accepts only its host name.")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
-              help="Worker threads per process (waitress or gunicorn).")
+              help="Worker threads per process (waitress, gunicorn or granian).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Server processes sharing the port (use PostgreSQL, or SQLite on one machine).")
 @click.option("--proxy", "proxies", multiple=True, metavar="ADDRESS",

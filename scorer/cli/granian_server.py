@@ -79,6 +79,7 @@ class Slots:
 
 
 def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (Linux's /proc; elsewhere assumed so)."""
     return Path(f"/proc/{pid}").exists() if os.path.isdir("/proc") else True
 
 
@@ -144,7 +145,8 @@ def serve(host: str, port: int, workers: int, threads: int, config: dict, *, con
     reserved = reserve_port(host, port)
     effective = reserved.getsockname()[1] if reserved else port
     # The target is only a label here: each worker loads the app through worker_app().
-    server = Server("scorer.web:create_app", backpressure=connection_limit, **granian_options(host, effective, workers, threads))
+    server = Server("scorer.web:create_app", backpressure=connection_limit,
+                    **granian_options(host, effective, workers, threads))
 
     def ready() -> None:
         if accepting(host, effective):

@@ -92,6 +92,9 @@ def worker_app(config: dict, slots: Slots, prune: Callable[[], None]):
         from scorer.cli.metrics_port import start_metrics
         from scorer.web import create_app
 
+        from scorer.cli.worker_process import _die_with_parent
+
+        _die_with_parent()  # a main process killed outright (SIGKILL) leaves no worker behind
         store.dispose_all()  # nothing pooled crossed the fork; the arbiter keeps none
         slot = slots.take(os.getpid())
         app = start_metrics(create_app(config), slot)

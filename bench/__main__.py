@@ -202,10 +202,32 @@ def run_loadgen(srv, cores, tables: list[dict[str, Any]], window_s: float, windo
     return json.loads(out.stdout)
 
 
+#: A capacity step starts once the server's processes used less than this share of a core over
+#: SETTLE_S seconds (the previous step's requests worked off), or after SETTLE_MAX_S seconds.
+SETTLE_SHARE, SETTLE_S, SETTLE_MAX_S = 0.05, 0.5, 30.0
+
+
+def settle(srv) -> float:
+    """Wait until ``srv`` (``truco serve`` and its children) is idle: an overloaded step leaves
+    requests queued in the server, which it goes on answering (to clients already gone) into
+    the next step, so that step would measure the last one's overload. Seconds waited."""
+    from bench.db import children
+
+    started = time.monotonic()
+    while time.monotonic() - started < SETTLE_MAX_S:
+        pids = [srv.pid()] + children(srv.pid())
+        before = sum(server.cpu_seconds(p) for p in pids)
+        time.sleep(SETTLE_S)
+        if sum(server.cpu_seconds(p) for p in pids) - before < SETTLE_SHARE * SETTLE_S:
+            break
+    return time.monotonic() - started
+
+
 def measure_capacity(srv, cores, client: Client, pool: list[dict[str, Any]], clock: Clock,
                      reserve: float, window_s: float, windows: int, probe=None) -> dict[str, Any]:
     """Largest number of tables with p99 < 100 ms (median of the windows' p99), by a
-    geometric search that starts at the 500-table target and stops when time runs out.
+    geometric search that starts at the 500-table target and stops when time runs out; each
+    step starts on an idle server (:func:`settle`).
 
     ``probe``: called as each step starts; it returns a function that the step calls when
     its load ends, whose dict (the server side's CPU, say) is added to the step."""
@@ -217,6 +239,7 @@ def measure_capacity(srv, cores, client: Client, pool: list[dict[str, Any]], clo
         while len(pool) < n:
             m = client.create_match()
             pool.append({"id": m.id, "key": m.key, "version": m.version, "taps": 0})
+        waited = settle(srv)
         if clock.left() - reserve < step_s:
             break
         probed = probe() if probe else None
@@ -234,7 +257,7 @@ def measure_capacity(srv, cores, client: Client, pool: list[dict[str, Any]], clo
             "action_p99_ms": median([w["action_p99_ms"] for w in r["windows"]]),
             "answered": round(answered, 4), "offered_rps": round(r["offered_rps"], 1),
             "statuses": r["statuses"], "client_cpu_share": round(r["client_cpu_s"] / r["wall_s"], 3),
-            **probed,
+            "settled_s": round(waited, 1), **probed,
         })
         say(clock, f"capacity {n} tables: p99 {p99 and round(p99, 1)} ms, answered {answered:.1%} -> "
                    f"{'ok' if ok else 'too slow'}")

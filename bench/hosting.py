@@ -1,13 +1,13 @@
 """Issue 23's figures: ``python -m bench --only phones`` and ``python -m bench --only hosting``.
 
 ``phones`` (bench/phones.py): an unchanged poll's cost at 10 / 500 / 2,000 connected
-phones, waitress beside gunicorn.
+phones, waitress beside gunicorn and granian.
 
 ``hosting``: tables per app core at p99 < 100 ms (the capacity search of
 ``bench/__main__.py`` with its table model) for the laptop command (``truco serve``:
 waitress, SQLite, one process) and the hosted recipe's server (``truco serve --server
-gunicorn``, one worker, on PostgreSQL, with its poll shortcut and with ``--no-poll-shortcut``),
-with waitress on PostgreSQL beside them (the hosted server before issue 23); with
+granian``, one worker, on PostgreSQL, with its poll shortcut), with gunicorn (the recipe's
+server before) and waitress on PostgreSQL (the hosted server before issue 23) beside them; with
 ``--reference PATH``, :data:`COMPARED` instead: the laptop's and the hosted server's code of
 another checkout beside this one's; placement as in ``--only db``: the server side (app process and
 PostgreSQL) on every core, the load generators on the client core. One app process runs
@@ -45,18 +45,18 @@ RESULTS = Path(__file__).with_name("results_hosting.json")
 CONFIGS = {
     "laptop: waitress, SQLite, 1 process": (None, (), None),
     "before: waitress, PostgreSQL, 1 process": ("pg", (), None),
-    "hosted: gunicorn, PostgreSQL, 1 worker (poll shortcut on)": ("pg", ("--server", "gunicorn"), None),
-    "hosted with --no-poll-shortcut": ("pg", ("--server", "gunicorn", "--no-poll-shortcut"), None),
+    "gunicorn, PostgreSQL, 1 worker (poll shortcut on)": ("pg", ("--server", "gunicorn"), None),
+    "hosted: granian, PostgreSQL, 1 worker (poll shortcut on)": ("pg", ("--server", "granian"), None),
 }
 #: With ``--reference``: this checkout's laptop and hosted servers each beside the reference's, alternately.
 COMPARED = {
     "laptop, reference": (None, (), "reference"),
     "laptop, this": (None, (), None),
-    "hosted, reference (gunicorn, no shortcut)": ("pg", ("--server", "gunicorn"), "reference"),
-    "hosted, this (gunicorn, shortcut on)": ("pg", ("--server", "gunicorn"), None),
-    "hosted, reference with --poll-shortcut": ("pg", ("--server", "gunicorn", "--poll-shortcut"), "reference"),
+    "hosted, reference (gunicorn, shortcut on)": ("pg", ("--server", "gunicorn", "--poll-shortcut"), "reference"),
+    "gunicorn, this (shortcut on)": ("pg", ("--server", "gunicorn"), None),
+    "hosted, this (granian, shortcut on)": ("pg", ("--server", "granian"), None),
 }
-HOSTED = ("--server", "gunicorn")
+HOSTED = ("--server", "granian")
 #: Tables (4 phones each, so 1,600 open connections) of the fixed load whose CPU is measured.
 FIXED_TABLES = 400
 #: Requests a table of the model sends a second: 4 phones polling every 2 s, a tap every 20 s.
@@ -329,7 +329,7 @@ def floods(say, clock, server_cores: set[int], client_cores: set[int], seconds: 
 
         store.dispose_all()
         cluster.destroy()
-    return {"cases": cases, "server": "truco serve --server gunicorn (1 worker, 8 threads) on PostgreSQL, "
+    return {"cases": cases, "server": "truco serve --server granian (1 worker, 8 threads) on PostgreSQL, "
                                       "--public-url http://127.0.0.1", "load_average": os.getloadavg()[0]}
 
 

@@ -1,13 +1,13 @@
 """``python -m bench --only phones``: what an unchanged poll costs as phones connect (issue 23).
 
-For each HTTP server ``truco serve`` offers (waitress, the laptop's default, and
-``--server gunicorn``, the hosted recipe's), one process on a fresh SQLite file, pinned to
+For each HTTP server ``truco serve`` offers (waitress, the laptop's default, ``--server
+gunicorn`` and ``--server granian``, the hosted recipe's), one process on a fresh SQLite file, pinned to
 the server core: ``N`` phones connect (each sends one poll and keeps its keep-alive
 connection open, as a phone between two polls does), then 20 more connections poll one
 scoreboard at 200 polls a second in all (wrk, each connection waiting 100 ms between
 polls) for a few seconds. The figure is the server processes' CPU per answered poll (from
 /proc: the work the server does for it, whatever else the machine runs) and wrk's p50/p99,
-at N = 10, 500 and 2,000, each level measured ``rounds`` times with the two servers
+at N = 10, 500 and 2,000, each level measured ``rounds`` times with the servers
 alternating (so both see the same moments of a shared machine), median per level, and
 the ratio to N = 10.
 """
@@ -24,12 +24,12 @@ from bench import server, wrk
 from bench.client import Client
 
 LEVELS = (10, 500, 2000)
-SERVERS = {"waitress": (), "gunicorn": ("--server", "gunicorn")}
+SERVERS = {"waitress": (), "gunicorn": ("--server", "gunicorn"), "granian": ("--server", "granian")}
 POLLERS, POLL_DELAY_MS = 20, 100  # 20 connections x 10 polls/s = 200 polls/s
 
 
 def server_pids(srv) -> list[int]:
-    """``truco serve`` and its children (gunicorn's arbiter and worker, or waitress alone)."""
+    """``truco serve`` and its children (gunicorn's arbiter and worker, granian's worker, or waitress alone)."""
     from bench.db import children
 
     return [srv.pid()] + children(srv.pid())

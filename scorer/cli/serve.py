@@ -207,7 +207,7 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
               help="Base URL phones should open (e.g. behind a proxy); used in links and QR codes. "
                    "https:// also makes cookies Secure, sends HSTS and accepts only its host name.")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64),
-              help="Worker threads per process (waitress or gunicorn).")
+              help="Worker threads per process (waitress, gunicorn or granian).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Server processes sharing the port (use PostgreSQL, or SQLite on one machine).")
 @click.option("--proxy", "proxies", multiple=True, metavar="ADDRESS",
@@ -230,13 +230,14 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
 @click.option("--lang", type=click.Choice(sorted(cli_lang.LOCALES)), default=None,
               callback=lambda _ctx, _param, value: cli_lang.resolve(value),
               help="Language of the messages (default: the locale's, else pt).")
-@click.option("--server", "server_name", type=click.Choice(["waitress", "gunicorn"]), default="waitress",
+@click.option("--server", "server_name", type=click.Choice(["waitress", "gunicorn", "granian"]), default="waitress",
               show_default=True,
-              help="HTTP server: waitress (a laptop at the table) or gunicorn's gthread workers (a hosted "
-                   "instance behind nginx: a poll costs the same however many phones are connected).")
+              help="HTTP server: waitress (a laptop at the table), or for a hosted instance behind nginx (a poll "
+                   "costs the same however many phones are connected) gunicorn's gthread workers or granian's "
+                   "(HTTP in Rust: about a third less CPU per request).")
 @click.option("--poll-shortcut/--no-poll-shortcut", default=None,
               help="Answer a phone's unchanged-board poll (204) before Flask: about 0.2 ms less CPU per "
-                   "poll (scorer/web/poll_shortcut.py). Default: on with --server gunicorn, off with waitress.")
+                   "poll (scorer/web/poll_shortcut.py). Default: on with gunicorn and granian, off with waitress.")
 @click.option("--no-offline-engine", is_flag=True,
               help="Phones never fetch the rules engine that lets them play on with no connection (docs/offline.md).")
 def serve_command(
@@ -259,13 +260,13 @@ def serve_command(
     config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
     config.update(secret_setting(database, secret_file))
     config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
-    config["POLL_SHORTCUT"] = server_name == "gunicorn" if poll_shortcut is None else poll_shortcut
+    config["POLL_SHORTCUT"] = server_name != "waitress" if poll_shortcut is None else poll_shortcut
     config["OFFLINE_ENGINE"] = not no_offline_engine
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it
-    if server_name == "gunicorn":  # the hosted recipe's server (scorer/cli/hosted.py)
-        serve_hosted(host, port, workers, threads, config, public_url, no_qr, retention_days, _)
+    if server_name != "waitress":  # the hosted recipe's servers (scorer/cli/hosted.py, granian_server.py)
+        serve_hosted(server_name, host, port, workers, threads, config, public_url, no_qr, retention_days, _)
         return
     # A tournament keeps hundreds of phones connected (waitress's default limit is 100
     # connections); past 1,024 descriptors select() fails, so waitress must use poll().
@@ -299,13 +300,15 @@ def serve_command(
         server.close()
 
 
-def serve_hosted(host: str, port: int, workers: int, threads: int, config: dict, public_url: str | None,
-                 no_qr: bool, retention_days: int, _) -> None:
-    """``truco serve --server gunicorn``: :func:`scorer.cli.hosted.serve` with this module's
-    addresses, QR code and pruning (passed in: ``hosted`` never imports this module)."""
-    from scorer.cli import hosted
+def serve_hosted(server_name: str, host: str, port: int, workers: int, threads: int, config: dict,
+                 public_url: str | None, no_qr: bool, retention_days: int, _) -> None:
+    """``truco serve --server gunicorn|granian``: :func:`scorer.cli.hosted.serve` or
+    :func:`scorer.cli.granian_server.serve` with this module's addresses, QR code and pruning
+    (passed in: neither imports this module)."""
+    from scorer.cli import granian_server, hosted
 
-    hosted.serve(host, port, workers, threads, config, connection_limit=CONNECTION_LIMIT,
+    chosen = granian_server if server_name == "granian" else hosted
+    chosen.serve(host, port, workers, threads, config, connection_limit=CONNECTION_LIMIT,
                  announce=lambda bound: print_addresses(host, bound, public_url, config["DATABASE"], no_qr, _),
                  prune=lambda: start_pruning(config["DATABASE"], retention_days))
 

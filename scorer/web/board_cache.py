@@ -3,7 +3,8 @@
 After a tap, every other phone of the table polls and gets the new board: the same
 fragment, rendered once per phone (about 2 ms of CPU each: the log in words, the buttons,
 the template), in the same second. :func:`poll_board` keeps the fragment one phone's
-poll rendered and gives it to the next phones that poll the same board, in the same
+poll rendered (or the tap's own answer, the same board: :func:`keep_tap_board`) and gives
+it to the next phones that poll the same board, in the same
 language, with the one thing in it that belongs to the answer itself replaced: the time
 it was shown (``data-now`` and each button's ``shown``, what the double-tap guard reads).
 
@@ -70,25 +71,45 @@ def cache_key(row: store.MatchRow, key: str) -> tuple:
     return (row.id, row.version, row.rematch, forms.shown_tag(row), key, locale_code(), request.host)
 
 
-def poll_board(row: store.MatchRow, key: str, render: Callable[..., Response]) -> Response:
-    """The board a poll answers (``render(row, key=key)``: the view's own rendering), from
-    the cache when another phone's poll rendered it (see the module docstring)."""
+def kept_cache(row: store.MatchRow) -> BoardCache | None:
+    """The app's cache if ``row``'s htmx board may be kept (a game going on, not a
+    tournament game whose result was taken), else None."""
     cache: BoardCache | None = current_app.extensions.get("truco_board_cache")
     if cache is None or not is_htmx() or row.winner is not None or tournament_context.result_taken(get_db(), row):
+        return None
+    return cache
+
+
+def poll_board(row: store.MatchRow, key: str, render: Callable[..., Response]) -> Response:
+    """The board a poll answers (``render(row, key=key)``: the view's own rendering), from
+    the cache when another phone's poll or the tap itself rendered it (see the module docstring)."""
+    cache = kept_cache(row)
+    if cache is None:
         return render(row, key=key)
-    wanted = cache_key(row, key)
-    kept = cache.get(wanted)
+    kept = cache.get(cache_key(row, key))
     if kept is not None:
         text, shown, headers = kept
         response = make_response(text.replace(f'"{shown}"', f'"{time.time():.3f}"'), 200)
         response.headers.update(headers)
         return response
-    response = render(row, key=key)
+    return keep(cache, row, key, render(row, key=key))
+
+
+def keep_tap_board(row: store.MatchRow, key: str, response: Response) -> Response:
+    """``response`` (the htmx board of ``row`` that a recorded tap answers with, rendered by
+    the view as a poll's) kept for the table's other phones, whose polls then find it
+    instead of rendering it once more; returned as is."""
+    cache = kept_cache(row)
+    return response if cache is None else keep(cache, row, key, response)
+
+
+def keep(cache: BoardCache, row: store.MatchRow, key: str, response: Response) -> Response:
+    """Put ``response`` (a 200 board of ``row``, with its ``data-now``) in ``cache``; return it."""
     if response.status_code == 200 and not response.direct_passthrough:
         text = response.get_data(as_text=True)
         found = SHOWN.search(text)
         if found is not None:
-            cache.put(wanted, (text, found.group(1), {"Vary": response.headers.get("Vary", "")}))
+            cache.put(cache_key(row, key), (text, found.group(1), {"Vary": response.headers.get("Vary", "")}))
     return response
 
 

@@ -173,8 +173,8 @@ def answer_tap(tap: Tap, key: str):
     scoreboard (htmx) or a redirect to it."""
     if tap.message is not None:
         return render_board(tap.row, key=key, message=tap.message, status=tap.status)
-    if is_htmx():
-        return render_board(tap.row, key=key)
+    if is_htmx():  # the table's other phones poll for this same board next: kept for them
+        return board_cache.keep_tap_board(tap.row, key, render_board(tap.row, key=key))
     return redirect(url_for("matches.scoreboard", match_id=tap.row.id, key=key), 303)
 
 

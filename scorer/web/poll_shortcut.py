@@ -5,7 +5,8 @@ Nine requests in ten of a table are a phone asking whether its board changed (``
 that answer costs about 0.36 ms of CPU on gunicorn, of which the server is 0.10 ms (issue 23,
 docs/hosting.md "Phones and tables per core"): the rest is Flask's request and app contexts, its
 hooks and the response object. :class:`UnchangedPolls` answers exactly those polls itself:
-one primary-key read of the match row, the key's hash compared in constant time, the
+one primary-key read of the columns it compares (:func:`scorer.app.store.poll_stamp`),
+the key's hash compared in constant time, the
 version, Revanche and names tag compared as :func:`scorer.web.forms.unchanged` does, then
 the same 204 with the same headers Flask sent for the first such poll of this process.
 Every other request, and every poll it is not sure of (a wrong key, an unknown match, a
@@ -93,7 +94,7 @@ class UnchangedPolls:
         try:
             db = store.connect(self.database)
             try:
-                row = store.get_match(db, match_id)
+                row = store.poll_stamp(db, match_id)  # only what is compared, no whole MatchRow
                 if (row is None or not key_fits(row, key) or args.get("version", "") != str(row.version)
                         or args.get("rematch", "0") != ("1" if row.rematch else "0")):
                     return False

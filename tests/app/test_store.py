@@ -302,3 +302,23 @@ def test_missing_postgresql_skips_only_outside_ci(monkeypatch, tmp_path, ci, out
     monkeypatch.setenv("CI", ci)
     with pytest.raises(outcome):
         pg_cluster.require()
+
+
+@pytest.mark.parametrize("change", [
+    {},
+    {"players": (("Ana", "Bia"), ("Caio", "Davi"))},
+    {"names": ["Nós \U0001f0a1", "Eles"], "best_of": 3},
+])
+def test_a_poll_stamp_holds_what_the_match_row_holds(db, change):
+    """The poll shortcut's lean read (``poll_stamp``) gives the same values as ``get_match``
+    for everything the poll compares, on both backends; an unknown match is None."""
+    made = new(db, **change)
+    row, stamp = store.get_match(db, made.id), store.poll_stamp(db, made.id)
+    for name in ("id", "key_hash", "version", "rematch", "winner", "series", "names", "players", "best_of"):
+        assert getattr(stamp, name) == getattr(row, name), name
+    assert store.poll_stamp(db, "nope") is None
+
+
+def test_first_values_is_the_first_row_as_a_plain_tuple(db):
+    assert db.first_values("SELECT 1 + 1, 'a'") == (2, "a")
+    assert db.first_values("SELECT id FROM match WHERE id = :id", {"id": "nope"}) is None

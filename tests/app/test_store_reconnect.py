@@ -58,3 +58,17 @@ def test_a_first_statement_that_is_not_a_read_is_not_resent(pg_url, postgres):
             db.execute("CREATE TABLE IF NOT EXISTS resent (n INTEGER)")
     finally:
         db.close()
+
+
+def test_the_poll_shortcuts_read_is_sent_again_on_a_fresh_connection_too(pg_url, postgres):
+    """``first_values`` (the unchanged poll's read) replaces a connection that died in the
+    pool, as ``execute`` does."""
+    db = store.connect(pg_url)
+    db.execute("SELECT 1")
+    db.close()
+    kill_backends(postgres, pg_url)
+    db = store.connect(pg_url)
+    try:
+        assert db.first_values("SELECT 41 + 1") == (42,)
+    finally:
+        db.close()

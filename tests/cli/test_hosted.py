@@ -1,4 +1,5 @@
-"""``truco serve --server gunicorn`` (scorer/cli/hosted.py): the hosted recipe's server, for real."""
+"""``truco serve --server gunicorn`` (scorer/cli/hosted.py) and ``--server granian``
+(scorer/cli/granian_server.py): the hosted recipe's servers, for real."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import urllib.parse
 
 import pytest
 
-from scorer.cli import hosted
+from scorer.cli import granian_server, hosted
 
+#: The hosted servers: each test that runs one runs both.
+HOSTED = ["gunicorn", "granian"]
 VERSION = re.compile(rb'data-version="(\d+)"')
 
 
@@ -21,18 +24,20 @@ def request(conn, method, path, body=None, headers=None):
     return r.status, r.read(), r
 
 
+@pytest.mark.parametrize("name", HOSTED)
 @pytest.mark.parametrize("shortcut", [["--no-poll-shortcut"], []], ids=["app", "poll-shortcut-by-default"])
-def test_gunicorn_serves_a_board_records_a_tap_and_answers_an_unchanged_poll_with_204(db_url, shortcut):
-    """Two gthread workers on one port, on SQLite and PostgreSQL, with and without the poll
+def test_a_hosted_server_serves_a_board_records_a_tap_and_answers_an_unchanged_poll_with_204(db_url, shortcut,
+                                                                                            name):
+    """Two workers on one port, on SQLite and PostgreSQL, with and without the poll
     shortcut: the scoreboard page, a tap (the htmx form post, answered with the new board),
     then the phones' polls: 204 while nothing changed, on the same kept-alive connection,
     the new board for a phone that shows an older version."""
     from live_server import Server
 
-    server = Server(db_url, args=["--server", "gunicorn", "--workers", "2", *shortcut])
+    server = Server(db_url, args=["--server", name, "--workers", "2", *shortcut])
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:
-        assert any("gunicorn" in line for line in server.output)
+        assert any(f"{name} worker" in line for line in server.output)
         status, body, _ = request(conn, "POST", "/api/matches", json.dumps({"variant": "paulista"}),
                                   {"Content-Type": "application/json"})
         assert status == 201
@@ -78,9 +83,36 @@ def test_gunicorn_binds_ipv6_hosts_in_brackets():
     assert hosted.gunicorn_options("::1", 8000, 1, 8, 4096, ())["bind"] == ["[::1]:8000"]
 
 
-def test_the_first_gunicorn_worker_prunes_idle_matches_at_start(tmp_path):
-    """``--retention-days`` on gunicorn: one worker (the first) deletes the idle series at
-    start, as waitress's worker 0 does; a live match stays."""
+def test_granian_serves_http1_with_keep_alive_and_no_access_log():
+    options = granian_server.granian_options("127.0.0.1", 0, 2, 8)
+    assert (options["workers"], options["blocking_threads"], options["interface"].value) == (2, 8, "wsgi")
+    assert options["http"].value == "1" and options["http1_settings"].keep_alive  # a phone keeps its connection
+    assert options["log_access"] is False  # edit keys travel in URL paths
+    assert options["respawn_failed_workers"]  # a worker that dies is started again
+
+
+def test_granian_workers_take_the_lowest_free_slot():
+    """A worker started in place of one that died takes its slot (its metrics port, and
+    pruning for slot 0); a living worker's slot is never given twice."""
+    import os
+    import subprocess
+    import sys
+
+    slots = granian_server.Slots(4)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    assert slots.take(os.getpid()) == 0
+    assert slots.take(gone.pid) == 1  # a worker that then died
+    assert slots.take(os.getppid()) == 1  # its slot, given again; slot 0's holder lives
+    assert [slots.take(os.getpid()) for _ in range(2)] == [2, 3]
+    with pytest.raises(RuntimeError):
+        slots.take(os.getpid())
+
+
+@pytest.mark.parametrize("name", HOSTED)
+def test_the_first_hosted_worker_prunes_idle_matches_at_start(tmp_path, name):
+    """``--retention-days`` on gunicorn and granian: one worker (the first) deletes the idle
+    series at start, as waitress's worker 0 does; a live match stays."""
     import time
 
     from live_server import Server
@@ -95,7 +127,7 @@ def test_the_first_gunicorn_worker_prunes_idle_matches_at_start(tmp_path):
     db.execute("UPDATE match SET updated = updated - 40 * 86400 WHERE id = :id", {"id": old.id})
     db.close()
     store.dispose_all()
-    server = Server(path, args=["--server", "gunicorn", "--workers", "2", "--retention-days", "30"])
+    server = Server(path, args=["--server", name, "--workers", "2", "--retention-days", "30"])
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:
         deadline = time.monotonic() + 15
@@ -109,13 +141,14 @@ def test_the_first_gunicorn_worker_prunes_idle_matches_at_start(tmp_path):
         server.stop()
 
 
-def test_gunicorn_counts_each_client_the_trusted_proxy_names(tmp_path):
-    """Behind ``--proxy 127.0.0.1`` on gunicorn, the limits count the address the proxy
-    reports (``X-Forwarded-For``), and https from ``X-Forwarded-Proto`` gives HSTS."""
+@pytest.mark.parametrize("name", HOSTED)
+def test_a_hosted_server_counts_each_client_the_trusted_proxy_names(tmp_path, name):
+    """Behind ``--proxy 127.0.0.1`` on gunicorn and granian, the limits count the address the
+    proxy reports (``X-Forwarded-For``), and https from ``X-Forwarded-Proto`` gives HSTS."""
     from live_server import Server
 
     server = Server(tmp_path / "proxy.sqlite3", args=[
-        "--server", "gunicorn", "--proxy", "127.0.0.1", "--public-url", "https://truco.example",
+        "--server", name, "--proxy", "127.0.0.1", "--public-url", "https://truco.example",
         "--rate-limit", "create=2/minute"])
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     body = json.dumps({"variant": "paulista"})
@@ -138,6 +171,8 @@ def test_gunicorn_counts_each_client_the_trusted_proxy_names(tmp_path):
 @pytest.mark.parametrize(("args", "shortcut"), [
     (["--server", "gunicorn"], True),  # the hosted recipe: on
     (["--server", "gunicorn", "--no-poll-shortcut"], False),
+    (["--server", "granian"], True),
+    (["--server", "granian", "--no-poll-shortcut"], False),
     ([], False),  # the laptop's waitress: off
     (["--poll-shortcut"], True),
 ])
@@ -149,8 +184,53 @@ def test_the_poll_shortcut_is_on_for_the_hosted_server_and_off_for_the_laptop(tm
 
     seen = {}
     monkeypatch.setattr(hosted, "serve", lambda *a, **kw: seen.setdefault("config", a[4]))
+    monkeypatch.setattr(granian_server, "serve", lambda *a, **kw: seen.setdefault("config", a[4]))
     result = CliRunner().invoke(cli, ["serve", "--port", "0", "--no-qr", "--retention-days", "0",
                                       "--db", str(tmp_path / "s.sqlite3"), *args])
     assert result.exit_code == 0, result.output
     config = seen["config"] if "config" in seen else waitress_stub["app"].config
     assert bool(config["POLL_SHORTCUT"]) is shortcut
+
+
+def two_free_ports() -> int:
+    """A port P of 127.0.0.1 such that P and P+1 were free a moment ago, below Linux's
+    ephemeral range (so no outgoing connection takes P+1 meanwhile)."""
+    import random
+    import socket
+
+    for base in random.sample(range(20000, 32000, 2), 200):
+        try:
+            with socket.socket() as a, socket.socket() as b:
+                a.bind(("127.0.0.1", base))
+                b.bind(("127.0.0.1", base + 1))
+            return base
+        except OSError:
+            continue
+    raise RuntimeError("no two free ports in a row")
+
+
+def test_granian_workers_serve_their_metrics_on_their_slots_port(tmp_path):
+    """``--metrics-port P --workers 2`` on granian: worker slots 0 and 1 serve their metrics
+    on 127.0.0.1:P and P+1, as waitress's workers do."""
+    from live_server import Server
+
+    base = two_free_ports()
+    server = Server(tmp_path / "metrics.sqlite3",
+                    args=["--server", "granian", "--workers", "2", "--metrics-port", str(base)])
+    try:
+        seen = {line.strip() for line in server.output if line.startswith("Metrics on")}
+        while len(seen) < 2:
+            seen.add(server._pump.wait_for(lambda line: line.startswith("Metrics on") and line.strip(), 20,
+                                           "the second worker's metrics"))
+        assert seen == {f"Metrics on http://127.0.0.1:{base + i}/metrics" for i in (0, 1)}
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        assert request(conn, "GET", "/healthz")[0] == 200
+        conn.close()
+        pages = []
+        for port in (base, base + 1):
+            metrics = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            pages.append(request(metrics, "GET", "/metrics")[1].decode())
+            metrics.close()
+        assert all("truco_requests_total" in page for page in pages)
+    finally:
+        server.stop()

@@ -34,7 +34,7 @@ def test_the_recipe_serves_behind_its_proxy(pg_url):
         else:
             options.append(word)
     assert "--workers" in options and "--proxy" in options
-    assert options[options.index("--server") + 1] == "gunicorn"  # the hosted server (issue 23)
+    assert options[options.index("--server") + 1] == "granian"  # the hosted server (issue 23)
     server = Server(pg_url, args=options)
     proxy = {"Host": host, "X-Forwarded-Proto": "https", "X-Forwarded-For": "198.51.100.20"}
     try:

@@ -28,7 +28,7 @@ def hosted(tmp_path):
     started = []
 
     def start(*limits: str):
-        args = ["--public-url", f"https://{HOST}", "--proxy", "127.0.0.1"]
+        args = ["--server", "granian", "--public-url", f"https://{HOST}", "--proxy", "127.0.0.1"]
         for limit in limits:
             args += ["--rate-limit", limit]
         server = Server(tmp_path / f"hosted{len(started)}.sqlite3", args=args)

@@ -88,3 +88,42 @@ def test_the_language_and_the_key_are_part_of_what_is_kept(tmp_path):
     assert NOW.sub("", pt) != NOW.sub("", en)
     wrong = cached.get(path[:-3] + "xyz/board?version=0", headers=HX)
     assert wrong.status_code == 403  # the key is checked before anything is kept or given
+
+
+def test_a_taps_own_board_is_kept_for_the_other_phones(tmp_path):
+    """The board a tap answers with is the one the table's other phones poll for next: they
+    all get it kept (no new render), the same as a fresh render."""
+    plain, cached, app = pair(tmp_path)
+    path = new_match(cached)
+    tap(cached, path, 0)
+    answers = [cached.get(path + "/board?version=0&rematch=0", headers=HX) for _ in range(3)]
+    fresh = plain.get(path + "/board?version=0&rematch=0", headers=HX)
+    assert all(same(a, fresh) for a in answers)
+    cache = app.extensions["truco_board_cache"]
+    assert (cache.hits, cache.misses) == (3, 0)
+
+
+@pytest.mark.parametrize("answer", [
+    {"version": "0", "action": json.dumps({"type": "adjust", "side": 0, "delta": 12})},  # the game ends
+    {"version": "7", "action": json.dumps({"type": "hand_winner", "side": 0})},  # stale: 409
+])
+def test_a_taps_board_that_may_not_be_kept_is_not(tmp_path, answer):
+    _plain, cached, app = pair(tmp_path)
+    path = new_match(cached)
+    cached.post(path + "/actions", data=answer, headers=HX)
+    assert app.extensions["truco_board_cache"].items == {}
+
+
+def test_a_taps_kept_board_is_never_given_once_another_server_moved_the_match(tmp_path):
+    """Two app processes on one database: the board one kept from its own tap is not given
+    after the other recorded a tap; each poll reads the stored version first."""
+    _plain, here, app = pair(tmp_path)
+    there = create_app({"TESTING": True, "DATABASE": tmp_path / "b.sqlite3", "GHOST_TAP_SECONDS": 0}).test_client()
+    path = new_match(here)
+    tap(here, path, 0)  # kept here at version 1
+    tap(there, path, 1, {"type": "hand_winner", "side": 1})  # version 2, on the other server
+    for shown in (0, 1):
+        answer = here.get(path + f"/board?version={shown}&rematch=0", headers=HX)
+        assert answer.status_code == 200 and 'data-version="2"' in answer.get_data(as_text=True)
+    assert here.get(path + "/board?version=2&rematch=0", headers=HX).status_code == 204
+    assert app.extensions["truco_board_cache"].hits == 1  # the second poll: version 2, kept by the first

@@ -46,7 +46,9 @@ from scorer.app.store.engines import (
     sqlite_path,
 )
 from scorer.app.store.keys import EDIT_KEY_BYTES, KEY_HASH_PREFIX, MATCH_ID_BYTES, hash_key, new_edit_key, new_id
-from scorer.app.store.matches import MatchRow, create_match, get_match, get_matches, import_match, rename_match
+from scorer.app.store.matches import (
+    MatchRow, PollStamp, create_match, get_match, get_matches, import_match, poll_stamp, rename_match,
+)
 from scorer.app.store.migrations import MIGRATIONS, init_db, migrate, run_script, schema_version
 from scorer.app.store.series import create_rematch, series_games, series_tally
 from scorer.app.store.upkeep import (
@@ -58,6 +60,7 @@ from scorer.core.errors import RuleError
 __all__ = [
     "CONNECT_TIMEOUT", "DBAPIError", "DEFAULT_DB", "Database", "DatabaseURLError", "EDIT_KEY_BYTES", "IntegrityError",
     "InterfaceError", "KEY_HASH_PREFIX", "KnownTap", "MATCH_COLUMNS", "MATCH_ID_BYTES", "MIGRATIONS", "MatchRow",
+    "PollStamp", "poll_stamp",
     "OperationalError", "PrunedTournament", "Row", "Rows", "RuleError", "STATEMENT_LISTENERS", "UNAVAILABLE", "append_action", "connect",
     "copy_match", "copy_tournament", "create_match", "create_rematch", "database_url", "describe", "dispose_all", "engine", "get_action",
     "get_actions", "get_match", "get_matches", "hash_key", "import_match", "init_db", "match_ids", "migrate",

@@ -137,6 +137,16 @@ class Database:
         self.untouched = True  # no statement sent on this checkout yet: a dead connection may be replaced
 
     def execute(self, statement: str, params: dict[str, Any] | list[dict[str, Any]] | None = None) -> Rows:
+        return self._run(statement, params, False)
+
+    def first_values(self, statement: str, params: dict[str, Any] | None = None) -> tuple | None:
+        """The first row of a read as a plain tuple, in the order the statement names its
+        columns, or None when there is none: :meth:`execute` without the column names, the
+        :class:`Row` and the :class:`Rows` (an unchanged poll's read, nine requests in ten,
+        skips that work). Errors and a dead pooled connection as :meth:`execute`."""
+        return self._run(statement, params, True)
+
+    def _run(self, statement: str, params, plain: bool):
         if STATEMENT_LISTENERS:
             for listener in STATEMENT_LISTENERS:
                 listener(self, statement)
@@ -144,14 +154,14 @@ class Database:
             raise OperationalError(statement, params, ConnectionError("the database connection was lost"))
         first, self.untouched = self.untouched, False
         try:
-            return self._send(statement, params)
+            return self._send(statement, params, plain)
         except DBAPIError as e:
             if not (first and e.connection_invalidated and statement.lstrip().upper().startswith(RESENDABLE)):
                 raise
         self._replace()  # the pooled connection was dead before this request used it
-        return self._send(statement, params)
+        return self._send(statement, params, plain)
 
-    def _send(self, statement: str, params: dict[str, Any] | list[dict[str, Any]] | None) -> Rows:
+    def _send(self, statement: str, params: dict[str, Any] | list[dict[str, Any]] | None, plain: bool = False):
         sql = statement if self.dialect == "sqlite" else _pyformat(statement)
         cur = self.fairy.cursor()
         try:
@@ -161,6 +171,9 @@ class Database:
                 cur.execute(sql, params)
             else:
                 cur.execute(statement)
+            if plain:
+                found = cur.fetchone()
+                return None if found is None else tuple(found)
             description = cur.description
             rows = cur.fetchall() if description else []
             return Rows(rows, [d[0] for d in description] if description else [], cur.rowcount)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from scorer.app.store.connection import Database, write
 from scorer.app.store.keys import hash_key, new_edit_key, new_id
@@ -125,6 +125,40 @@ def get_match(db: Database, match_id: str) -> MatchRow | None:
     """The match with id ``match_id``, or None if there is none (one primary-key read)."""
     r = db.execute("SELECT * FROM match WHERE id = :id", {"id": match_id}).mappings().first()
     return _row(r) if r else None
+
+
+class PollStamp(NamedTuple):
+    """What an unchanged poll compares of a stored match (:func:`poll_stamp`): the edit key's
+    hash, the version, the Revanche, the winner and the series, with the same attributes as a
+    :class:`MatchRow` for what the board's tag reads (``names``, ``players``, ``best_of``,
+    ``series``; the names and players are parsed when read)."""
+
+    id: str
+    key_hash: str
+    version: int
+    rematch: str | None
+    winner: int | None
+    series: str
+    names_text: str
+    players_text: str | None
+    best_of: int
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(json.loads(self.names_text))
+
+    @property
+    def players(self) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        return _players(self.players_text)
+
+
+def poll_stamp(db: Database, match_id: str) -> PollStamp | None:
+    """The :class:`PollStamp` of match ``match_id``, or None if there is none: one
+    primary-key read of only those columns, as a plain tuple (:meth:`Database.first_values`),
+    for the poll shortcut (``scorer/web/poll_shortcut.py``)."""
+    r = db.first_values("SELECT id, edit_key, version, rematch, winner, series, names, players, best_of "
+                        "FROM match WHERE id = :id", {"id": match_id})
+    return PollStamp(*r) if r else None
 
 
 def get_matches(db: Database, match_ids: list[str]) -> list[MatchRow]:

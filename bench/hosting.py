@@ -304,8 +304,12 @@ def floods(say, clock, server_cores: set[int], client_cores: set[int], seconds: 
             client = Client(srv.base, source=f"127.0.1.{i + 1}")
             matches += [client.create_match() for _ in range(21 if i == 0 else 20)]
             client.close()
+        own = []
+        for i in range(3):  # 60 matches (each under its 60 actions a minute however fast the server), made
+            maker = Client(srv.base, source=f"127.0.2.{i + 1}")  # from 3 addresses: under the creation limit
+            own += [maker.create_match() for _ in range(20)]
+            maker.close()
         table = Client(srv.base, source="127.0.0.2")
-        own = [table.create_match() for _ in range(20)]
         for kind in ("alone", "one_match", "one_address"):
             say(clock, f"floods: {kind}")
             proc = None

@@ -12,7 +12,7 @@ one-address wrong-key flood (127.0.0.50) and during a one-match flood with the r
 ``python -m bench.flood [--seconds N]`` prints the figures (JSON on the last line).
 
 ``--proxy`` measures the hosted recipe as written instead (docs/hosting.md): ``truco serve
---server granian --workers 2`` on PostgreSQL with ``--public-url https://truco.example.org
+--server granian --workers 2 --threads 2`` on PostgreSQL with ``--public-url https://truco.example.org
 --proxy 127.0.0.1``, behind Debian's nginx running the shipped ``docs/hosting/nginx.conf``
 (started as ``tests/system/test_nginx_proxy.py`` starts it: only its ports, certificate, logs
 and upstream changed); every client (the table, the flooders) speaks https to nginx from its
@@ -182,7 +182,7 @@ def run(seconds: float = 10.0, proxy: bool = False, code: str | None = None) -> 
     srv = proxy_server = None
     try:
         srv = server.start(every, db=cluster.create_database(), code=code, args=(
-            "--server", "granian", "--workers", "2", "--public-url", f"https://{HOST}", "--proxy", "127.0.0.1"))
+            "--server", "granian", "--workers", "2", "--threads", "2", "--public-url", f"https://{HOST}", "--proxy", "127.0.0.1"))
         proxy_server = nginx_proxy.Proxy(srv.port)
         return play(proxy_server.https_port, True, seconds, db.app_pids(srv))
     finally:

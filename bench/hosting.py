@@ -46,7 +46,8 @@ CONFIGS = {
     "laptop: waitress, SQLite, 1 process": (None, (), None),
     "before: waitress, PostgreSQL, 1 process": ("pg", (), None),
     "gunicorn, PostgreSQL, 1 worker (poll shortcut on)": ("pg", ("--server", "gunicorn"), None),
-    "hosted: granian, PostgreSQL, 1 worker (poll shortcut on)": ("pg", ("--server", "granian"), None),
+    "granian, PostgreSQL, 1 worker, 8 threads (poll shortcut on)": ("pg", ("--server", "granian"), None),
+    "hosted: granian, PostgreSQL, 1 worker, 2 threads (poll shortcut on)": ("pg", ("--server", "granian", "--threads", "2"), None),
 }
 #: With ``--reference``: this checkout's laptop and hosted servers each beside the reference's, alternately.
 COMPARED = {
@@ -56,7 +57,7 @@ COMPARED = {
     "gunicorn, this (shortcut on)": ("pg", ("--server", "gunicorn"), None),
     "hosted, this (granian, shortcut on)": ("pg", ("--server", "granian"), None),
 }
-HOSTED = ("--server", "granian")
+HOSTED = ("--server", "granian", "--threads", "2")  # the recipe's (docs/hosting.md)
 #: Tables (4 phones each, so 1,600 open connections) of the fixed load whose CPU is measured.
 FIXED_TABLES = 400
 #: Requests a table of the model sends a second: 4 phones polling every 2 s, a tap every 20 s.
@@ -333,7 +334,7 @@ def floods(say, clock, server_cores: set[int], client_cores: set[int], seconds: 
 
         store.dispose_all()
         cluster.destroy()
-    return {"cases": cases, "server": "truco serve --server granian (1 worker, 8 threads) on PostgreSQL, "
+    return {"cases": cases, "server": "truco serve --server granian --threads 2 (1 worker) on PostgreSQL, "
                                       "--public-url http://127.0.0.1", "load_average": os.getloadavg()[0]}
 
 

@@ -1,8 +1,6 @@
 """Fixtures shared by the tests: an app on a temporary SQLite file, and the database
 backends (SQLite, and a throwaway PostgreSQL cluster, see ``pg_cluster.py``)."""
 
-import os
-
 import pytest
 from flask import Flask
 from hypothesis import HealthCheck, settings
@@ -17,13 +15,6 @@ from scorer.web import create_app
 # examples it declares (Hypothesis's 100 where it declares none).
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
-
-
-def pytest_xdist_auto_num_workers(config):
-    """``-n auto`` (pyproject.toml): two workers a core, at most 8. A test spends about half its
-    time waiting on a browser, a server or a database of its own, so two a core keep the cores
-    busy (on 2 cores: 6:33 with 4 workers, 7:19 with 2)."""
-    return min(8, 2 * len(os.sched_getaffinity(0)))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -81,13 +81,7 @@ def migrated_db_url(request, tmp_path):
     (migrated here), or a PostgreSQL database (:func:`pg_migrated_url`). For tests that start
     from an empty app; a test of the migrations themselves takes :func:`db_url`."""
     if request.param == "sqlite":
-        path = str(tmp_path / "test.sqlite3")
-        db = store.connect(path)
-        try:
-            store.init_db(db)
-        finally:
-            db.close()
-        return path
+        return pg_cluster.migrated(str(tmp_path / "test.sqlite3"))
     return request.getfixturevalue("pg_migrated_url")
 
 

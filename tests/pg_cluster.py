@@ -51,6 +51,19 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def migrated(database: str) -> str:
+    """``database`` (a SQLite path or a URL) with the app's tables made or upgraded, as the
+    app does at its start; the same value."""
+    from scorer.app import store
+
+    db = store.connect(database)
+    try:
+        store.init_db(db)
+    finally:
+        db.close()
+    return database
+
+
 class Cluster:
     """One PostgreSQL server: ``url(name)``, ``create_database()``, ``stop()``,
     ``start()``, ``restart()``, ``destroy()``."""
@@ -133,14 +146,7 @@ class Cluster:
         PostgreSQL test's setup."""
         if self._spare:
             return self._spare.pop()
-        from scorer.app import store
-
-        url = self.create_database()
-        db = store.connect(url)
-        try:
-            store.init_db(db)
-        finally:
-            db.close()
+        url = migrated(self.create_database())
         if self._schema is None:
             self._schema = self._schema_of(url)
         return url
@@ -156,10 +162,7 @@ class Cluster:
         from scorer.app import store
 
         store.dispose_all()
-        name = url.rsplit("/", 1)[1]
-        with psycopg.connect(self.url(), autocommit=True) as admin:
-            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                          "WHERE datname = %s AND pid <> pg_backend_pid()", (name,))
+        self.end_sessions(url)
         if self._schema_of(url) != self._schema:
             self.drop_database(url)
             return
@@ -167,6 +170,15 @@ class Cluster:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute("TRUNCATE " + ", ".join(f'"{t}"' for t in tables) + " RESTART IDENTITY CASCADE")
         self._spare.append(url)
+
+    def end_sessions(self, url: str) -> None:
+        """End every server process of the database at ``url`` but the asking one (as a
+        restart does)."""
+        import psycopg
+
+        with psycopg.connect(self.url(), autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                          "WHERE datname = %s AND pid <> pg_backend_pid()", (url.rsplit("/", 1)[1],))
 
     @staticmethod
     def _schema_of(url: str) -> tuple:

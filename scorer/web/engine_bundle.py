@@ -113,7 +113,8 @@ def build(app: Flask, extra_modules: tuple[str, ...] = ()) -> Bundle:
     process for the same files (their names, sizes and modification times) and routes."""
     files = bundle_files(extra_modules)
     routes_json = json.dumps(routes(app), sort_keys=True)
-    stamp = (routes_json, tuple((name, path.stat().st_mtime_ns, path.stat().st_size) for name, path in files))
+    stats = [(name, path.stat()) for name, path in files]
+    stamp = (routes_json, tuple((name, st.st_mtime_ns, st.st_size) for name, st in stats))
     found = BUILT.get(stamp)
     if found is None:
         if len(BUILT) >= 4:  # only a process whose files keep changing gets here

@@ -11,9 +11,17 @@ from scorer.app import store
 
 def kill_backends(postgres, url):
     """End every server process of the database at ``url`` (as a restart does)."""
-    name = url.rsplit("/", 1)[1]
-    postgres.admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
-                   " AND pid <> pg_backend_pid()")
+    postgres.end_sessions(url)
+
+
+def checkout_of_a_dead_connection(postgres, url):
+    """A checkout of the one pooled connection, whose server process ended while it sat in
+    the pool."""
+    db = store.connect(url)
+    db.execute("SELECT 1")
+    db.close()
+    kill_backends(postgres, url)
+    return store.connect(url)
 
 
 def test_a_connection_that_died_in_the_pool_is_replaced_before_the_first_statement(pg_url, postgres):
@@ -48,11 +56,7 @@ def test_a_statement_after_the_first_is_never_sent_twice(pg_url, postgres):
 
 
 def test_a_first_statement_that_is_not_a_read_is_not_resent(pg_url, postgres):
-    db = store.connect(pg_url)
-    db.execute("SELECT 1")
-    db.close()
-    kill_backends(postgres, pg_url)
-    db = store.connect(pg_url)
+    db = checkout_of_a_dead_connection(postgres, pg_url)
     try:
         with pytest.raises(store.OperationalError):  # it might have reached the server: the request fails
             db.execute("CREATE TABLE IF NOT EXISTS resent (n INTEGER)")
@@ -63,11 +67,7 @@ def test_a_first_statement_that_is_not_a_read_is_not_resent(pg_url, postgres):
 def test_the_poll_shortcuts_read_is_sent_again_on_a_fresh_connection_too(pg_url, postgres):
     """``first_values`` (the unchanged poll's read) replaces a connection that died in the
     pool, as ``execute`` does."""
-    db = store.connect(pg_url)
-    db.execute("SELECT 1")
-    db.close()
-    kill_backends(postgres, pg_url)
-    db = store.connect(pg_url)
+    db = checkout_of_a_dead_connection(postgres, pg_url)
     try:
         assert db.first_values("SELECT 41 + 1") == (42,)
     finally:

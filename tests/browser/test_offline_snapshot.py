@@ -51,12 +51,13 @@ def snapshot_of(page) -> tuple[str, str | None]:
                                  " document.documentElement.dataset.engineSnapshotError || null]"))
 
 
-def first_start(ctx, live, path: str):
-    """The board opened on a phone that holds nothing: the engine starts, makes its snapshot."""
+def open_board(ctx, live, path: str, snapshot: str):
+    """The board opened on the phone ``ctx``; its engine started as ``snapshot`` says
+    (``made``: the phone held nothing; ``used``: from the kept snapshot), and it keeps one."""
     page = ctx.new_page()
     page.goto(live.url + path)
     engine_ready(page)
-    assert snapshot_of(page) == ("made", None)
+    assert snapshot_of(page) == (snapshot, None)
     assert len(page.evaluate(KEPT_JS, SNAPSHOTS)) == 1
     return page
 
@@ -67,7 +68,7 @@ def started_phone(chromium, live):
     first start, the long one, is had once for this file's tests."""
     ctx = new_context(chromium, lang="es")
     path, _id, _key = create_match(live, variant="truco-15")
-    first_start(ctx, live, path).close()
+    open_board(ctx, live, path, "made").close()
     yield ctx
     ctx.close()
 
@@ -80,16 +81,6 @@ def phone(started_phone):
     started_phone.set_offline(False)
     for page in started_phone.pages:
         page.close()
-
-
-def started(ctx, live, path: str):
-    """The board opened on the started phone: its engine starts from the kept snapshot."""
-    page = ctx.new_page()
-    page.goto(live.url + path)
-    engine_ready(page)
-    assert snapshot_of(page) == ("used", None)
-    assert len(page.evaluate(KEPT_JS, SNAPSHOTS)) == 1
-    return page
 
 
 @needs_pending
@@ -121,7 +112,7 @@ def test_a_second_start_loads_the_kept_snapshot_and_plays_the_scorekeepers_board
 
 def test_a_snapshot_of_another_bundle_is_not_used_and_is_dropped(phone, live):
     path, _id, _key = create_match(live)
-    page = started(phone, live, path)
+    page = open_board(phone, live, path, "used")
     [current] = page.evaluate(KEPT_JS, SNAPSHOTS)
     digest = current.split("/engine/")[1][:12]
     older = current.replace(digest, "0" * 12)  # what the phone kept before the scorekeeper was updated
@@ -136,7 +127,7 @@ def test_a_snapshot_of_another_bundle_is_not_used_and_is_dropped(phone, live):
 @pytest.mark.parametrize("broken", ["zeros", "truncated"])
 def test_a_broken_snapshot_is_dropped_and_the_engine_starts_as_usual(phone, live, broken):
     path, _id, _key = create_match(live, variant="truco-15")
-    page = started(phone, live, path)
+    page = open_board(phone, live, path, "used")
     [current] = page.evaluate(KEPT_JS, SNAPSHOTS)
     page.evaluate(REWRITE_JS, [SNAPSHOTS, None, broken])
     page.reload()

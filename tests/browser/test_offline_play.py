@@ -8,61 +8,15 @@ from __future__ import annotations
 
 import re
 import time
-from html import unescape
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from conftest import action_button, api_act, create_match, new_context, pump, request, stored, watch_errors
-from live_server import Server
+from offline_phone import (ENGINE_MS, engine_ready, live, needs_pending, phone,  # noqa: F401 - fixtures
+                           seen, started_phone, tap)
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The pending taps' keeper (window.trucoPending, OFFLINE-PROTOCOL.md section 2) is wt-idem's; the
-#: tests that upload taps through it need it on the page.
-HAS_PENDING = "window.trucoPending" in "".join(p.read_text() for p in (ROOT / "static" / "js").glob("*.js")
-                                               if p.name not in ("offline.js", "engine-worker.js"))
-needs_pending = pytest.mark.skipif(not HAS_PENDING, reason="window.trucoPending (wt-idem) is not on the page yet")
-#: Starting the engine the first time (download and start of Pyodide) on a shared, loaded machine.
-ENGINE_MS = 120_000
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    """``truco serve`` with the offline engine on (the shared fixture turns it off), one for
-    this file's tests (each plays its own matches): the engine's files are compressed once."""
-    server = Server(tmp_path_factory.mktemp("offline") / "serve.sqlite3", threads=4, ghost_tap_ms=0,
-                    offline_engine=True)
-    yield server
-    if server.proc.poll() is None:
-        server.stop()
-
-
-def engine_ready(page) -> None:
-    page.wait_for_function("() => ['ready', 'failed'].includes(document.documentElement.dataset.offline)",
-                           timeout=ENGINE_MS)
-    assert page.evaluate("() => document.documentElement.dataset.offline") == "ready", \
-        page.evaluate("() => document.documentElement.dataset.offlineError")
-
-
-def tap(page, action: dict) -> None:
-    """Tap ``action``'s button and wait until the phone counts one more tap waiting."""
-    before = page.evaluate("() => document.documentElement.dataset.waiting || '0'")
-    action_button(page, action).first.click()
-    page.wait_for_function(f"() => (document.documentElement.dataset.waiting || '0') !== '{before}'")
-
-
-def seen(html: str) -> dict:
-    """What a player sees on a board: scores, buttons (action, words), points, hand line, log."""
-    text = re.sub(r"\s+", " ", html)
-    return {
-        "scores": re.findall(r'id="score\d">(\d+)<', text),
-        "buttons": sorted((unescape(a), unescape(b)) for a, b in
-                          re.findall(r'data-action="([^"]+)"><span class="label">([^<]+)', text)),
-        "notes": sorted(re.findall(r'<small class="pts[^"]*">([^<]+)</small>', text)),
-        "hand": re.findall(r'<p class="hand-info">(.*?)</p>', text),
-        "log": re.findall(r'<span class="text">([^<]+)</span> <span class="at">([^<]+)</span>', text),
-    }
 
 
 #: One hand of truco-15 (Rioplatense, with Envido): Envido wanted and won by Eles, then Truco
@@ -79,11 +33,11 @@ HAND = [
 
 
 @needs_pending
-def test_taps_played_offline_meet_another_phones_tap_with_the_conflict_prompt(chromium, live):
+def test_taps_played_offline_meet_another_phones_tap_with_the_conflict_prompt(phone, live):
     """Back online after another phone played, the taps played offline are not merged: the
     strip asks to apply or discard them (a tester saw them sent with nothing shown)."""
     path, match_id, key = create_match(live, variant="truco-15")
-    ctx = new_context(chromium, lang="es")
+    ctx = phone
     page = ctx.new_page()
     page.goto(live.url + path)
     engine_ready(page)
@@ -97,12 +51,11 @@ def test_taps_played_offline_meet_another_phones_tap_with_the_conflict_prompt(ch
     page.click("#pending-apply")
     page.wait_for_function(f"() => !window.trucoPending.list('{match_id}').length", timeout=30_000)
     assert stored(live, match_id)["version"] == 2  # applied: recorded once
-    ctx.close()
 
 @needs_pending
-def test_a_hand_with_truco_envido_and_a_fold_played_offline_is_recorded_once(chromium, live):
+def test_a_hand_with_truco_envido_and_a_fold_played_offline_is_recorded_once(phone, live):
     path, match_id, key = create_match(live, variant="truco-15")
-    ctx = new_context(chromium, lang="es")
+    ctx = phone
     page = ctx.new_page()
     errors: list[str] = []
     watch_errors(page, errors)
@@ -132,12 +85,11 @@ def test_a_hand_with_truco_envido_and_a_fold_played_offline_is_recorded_once(chr
     assert seen(phone) == seen(server)
     assert seen(phone)["scores"] == [str(s) for s in state["score"]]
     assert not errors
-    ctx.close()
 
 
-def test_a_match_started_with_no_scorekeeper_is_uploaded_once_and_its_links_work(chromium, live):
+def test_a_match_started_with_no_scorekeeper_is_uploaded_once_and_its_links_work(phone, live):
     path, _match_id, _key = create_match(live)
-    ctx = new_context(chromium, lang="pt_BR")
+    ctx = phone
     page = ctx.new_page()
     page.goto(live.url + path)
     engine_ready(page)  # the engine and the new-match page are kept on the phone
@@ -163,7 +115,6 @@ def test_a_match_started_with_no_scorekeeper_is_uploaded_once_and_its_links_work
     assert page.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('truco:offline-match:'))") == []
     status, _h, share = request(live, "GET", page.url.split(str(live.port), 1)[1] + "/share")
     assert status == 200 and "<svg" in share  # its QR code
-    ctx.close()
 
 
 def test_the_engine_is_fetched_only_once_a_board_has_been_open_a_few_seconds(chromium, live):
@@ -175,8 +126,12 @@ def test_the_engine_is_fetched_only_once_a_board_has_been_open_a_few_seconds(chr
     ctx.on("request", lambda r: asked.append((time.monotonic(), r.url)))
     page.goto(live.url + path, wait_until="load")
     loaded = time.monotonic()
-    engine_ready(page)
-    engine = [(t, u) for t, u in asked if "/engine" in u or "pyodide" in u or "offline.js" in u]
+    # The engine's first request is all this test looks at: the start it begins is not waited
+    # for (offline_phone.started_phone waits for one).
+    of_engine = lambda url: "/engine" in url or "pyodide" in url or "offline.js" in url  # noqa: E731
+    if not any(of_engine(u) for _t, u in asked):
+        ctx.wait_for_event("request", lambda r: of_engine(r.url), timeout=ENGINE_MS)
+    engine = [(t, u) for t, u in asked if of_engine(u)]
     assert engine and min(t for t, _u in engine) - loaded >= 4.5
     ctx.close()
     # As truco serve (waitress) serves them: WebAssembly compiles while it streams in only as application/wasm.

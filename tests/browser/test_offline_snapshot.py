@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import action_button, api_act, create_match, new_context, request, stored, watch_errors
-from live_server import Server
-from test_offline_play import engine_ready, needs_pending, seen, tap
+from conftest import action_button, api_act, create_match, request, stored, watch_errors
+from offline_phone import (KEPT_JS, SNAPSHOTS, engine_ready, live, needs_pending,  # noqa: F401 - fixtures
+                           open_board, phone, seen, snapshot_of, started_phone, tap)
 
-#: The worker's Cache Storage cache of the snapshot.
-SNAPSHOTS = "truco-engine-snapshot"
-KEPT_JS = "async (name) => (await (await caches.open(name)).keys()).map((r) => r.url)"
 #: The kept snapshot replaced by ``transform(bytes)`` under ``key`` (the old entry removed).
 REWRITE_JS = """
 async ([name, key, transform]) => {
@@ -31,56 +28,6 @@ async ([name, key, transform]) => {
   return old.url;
 }
 """
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    """``truco serve`` with the offline engine on (the shared fixture turns it off), one for
-    this file's tests (each plays its own matches)."""
-    server = Server(tmp_path_factory.mktemp("snapshot") / "serve.sqlite3", threads=4, ghost_tap_ms=0,
-                    offline_engine=True)
-    yield server
-    if server.proc.poll() is None:
-        server.stop()
-
-
-def snapshot_of(page) -> tuple[str, str | None]:
-    """How the page's engine started (``used``, ``made`` or ``off``) and why a kept snapshot
-    was not used (None: nothing went wrong)."""
-    return tuple(page.evaluate("() => [document.documentElement.dataset.engineSnapshot,"
-                                 " document.documentElement.dataset.engineSnapshotError || null]"))
-
-
-def open_board(ctx, live, path: str, snapshot: str):
-    """The board opened on the phone ``ctx``; its engine started as ``snapshot`` says
-    (``made``: the phone held nothing; ``used``: from the kept snapshot), and it keeps one."""
-    page = ctx.new_page()
-    page.goto(live.url + path)
-    engine_ready(page)
-    assert snapshot_of(page) == (snapshot, None)
-    assert len(page.evaluate(KEPT_JS, SNAPSHOTS)) == 1
-    return page
-
-
-@pytest.fixture(scope="module")
-def started_phone(chromium, live):
-    """One phone (a browser context) whose engine has started once and made its snapshot: the
-    first start, the long one, is had once for this file's tests."""
-    ctx = new_context(chromium, lang="es")
-    path, _id, _key = create_match(live, variant="truco-15")
-    open_board(ctx, live, path, "made").close()
-    yield ctx
-    ctx.close()
-
-
-@pytest.fixture
-def phone(started_phone):
-    """The started phone, online, with no page open, holding one snapshot (each test leaves it
-    so: a broken or foreign one is replaced by the current one at the next start)."""
-    yield started_phone
-    started_phone.set_offline(False)
-    for page in started_phone.pages:
-        page.close()
 
 
 @needs_pending
@@ -122,6 +69,11 @@ def test_a_snapshot_of_another_bundle_is_not_used_and_is_dropped(phone, live):
     engine_ready(page)
     assert snapshot_of(page) == ("made", None)
     assert page.evaluate(KEPT_JS, SNAPSHOTS) == [current]
+    # The engine that made the snapshot plays on (a phone's first drop comes on that start).
+    phone.set_offline(True)
+    tap(page, {"type": "hand_winner", "side": 0})
+    assert page.evaluate("() => document.documentElement.dataset.offline") == "playing"
+    assert page.locator("#score0").text_content() == "1"
 
 
 @pytest.mark.parametrize("broken", ["zeros", "truncated"])

@@ -157,23 +157,43 @@ def minified(path: Path) -> bytes | None:
     return rcssmin.cssmin(text).encode()
 
 
-def init_static_versions(app: Flask) -> None:
-    """Versioned static URLs: ``url_for('static', filename=f)`` adds ``?v=`` and a hash of
-    the served content (computed here, at start; our scripts and style sheets minified,
-    :func:`minified`), and a request with the current hash is cached for a year
-    (``immutable``); a changed file gets a new URL."""
-    folder = Path(app.static_folder or "")
+#: The last static folder read by :func:`static_contents`: ``(folder, each file's name, size
+#: and modification time)`` and what was read from it.
+_static_read: tuple[tuple, tuple[dict[str, str], dict[str, bytes]]] | None = None
+
+
+def static_contents(folder: Path) -> tuple[dict[str, str], dict[str, bytes]]:
+    """``(versions, served)`` for the files under ``folder``: each file's name (``/``-separated,
+    relative) to a hash of the content served (12 hex digits), and the minified text of our
+    own scripts and style sheets (:func:`minified`). Read again only when a file's size or
+    modification time changed, or the folder did: an app made again in the same process (the
+    tests make hundreds) does not hash the vendored Pyodide again."""
+    global _static_read
+    files = sorted(path for path in folder.rglob("*") if path.is_file())
+    stamp = (str(folder), tuple((path.as_posix(), st.st_size, st.st_mtime_ns) for path in files
+                                for st in (path.stat(),)))
+    if _static_read is not None and _static_read[0] == stamp:
+        return _static_read[1]
     versions: dict[str, str] = {}
     served: dict[str, bytes] = {}
-    for path in sorted(folder.rglob("*")):
-        if path.is_file():
-            name = path.relative_to(folder).as_posix()
-            data = minified(path)
-            if data is None:
-                data = path.read_bytes()
-            else:
-                served[name] = data
-            versions[name] = hashlib.sha256(data).hexdigest()[:12]
+    for path in files:
+        name = path.relative_to(folder).as_posix()
+        data = minified(path)
+        if data is None:
+            data = path.read_bytes()
+        else:
+            served[name] = data
+        versions[name] = hashlib.sha256(data).hexdigest()[:12]
+    _static_read = (stamp, (versions, served))
+    return versions, served
+
+
+def init_static_versions(app: Flask) -> None:
+    """Versioned static URLs: ``url_for('static', filename=f)`` adds ``?v=`` and a hash of
+    the served content (:func:`static_contents`, at start; our scripts and style sheets
+    minified), and a request with the current hash is cached for a year (``immutable``); a
+    changed file gets a new URL."""
+    versions, served = static_contents(Path(app.static_folder or ""))
     app.extensions["truco_static_versions"] = versions
     app.extensions["truco_static_minified"] = served
 

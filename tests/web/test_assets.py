@@ -58,3 +58,23 @@ def test_the_hash_in_the_url_is_the_served_content_and_vendored_files_are_untouc
     r = client.get("/static/vendor/" + htmx.name, headers={"Accept-Encoding": "identity"})
     assert r.data == htmx.read_bytes()
     r.close()
+
+
+def test_a_static_file_changed_in_the_same_process_gets_a_new_version(tmp_path):
+    """The versions are read once per process (the tests make hundreds of apps), but a file
+    whose content changed is read again: its URL changes, and an unchanged file's does not."""
+    import os
+
+    from scorer.web.assets import static_contents
+
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "a.js").write_text("var a = 1; // one\n")
+    (tmp_path / "b.txt").write_bytes(b"bee")
+    before, served = static_contents(tmp_path)
+    assert served == {"js/a.js": b"var a=1;"}
+    assert before["b.txt"] == hashlib.sha256(b"bee").hexdigest()[:12]
+    (tmp_path / "js" / "a.js").write_text("var a = 2; // two\n")
+    os.utime(tmp_path / "js" / "a.js", ns=(1, 1))  # a new time even on a coarse clock
+    after, served = static_contents(tmp_path)
+    assert served == {"js/a.js": b"var a=2;"}
+    assert after["js/a.js"] != before["js/a.js"] and after["b.txt"] == before["b.txt"]

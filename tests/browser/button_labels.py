@@ -116,14 +116,26 @@ def screenshots(page, url: str, lang: str) -> None:
         page.screenshot(path=str(results / f"labels-{lang}-{width}x{height}.png"))
 
 
+#: Another match's board drawn in place of the page's, as htmx draws a changed board (a poll
+#: or a tap's answer: the same fragment, the same page around it): one open page reads every
+#: board (a page load per board was most of this test's time). True once the board shown is
+#: that match's.
+SHOW_BOARD = """async ([url, matchId]) => {
+  await htmx.ajax('GET', url, {target: '#scoreboard', swap: 'outerHTML'});
+  return document.getElementById('scoreboard').getAttribute('hx-get').includes(matchId);
+}"""
+
+
 def check_every_button(chromium, boards, lang: str) -> None:
     """Read every board of ``boards`` in ``lang`` at each size; fail with the faults found."""
     server, made = boards
     ctx = new_context(chromium, lang=lang)
     page = ctx.new_page()
+    page.goto(server.url + made[0][2])
     faults, longest = [], (0, "")
     for configuration, actions, path in made:
-        page.goto(server.url + path)
+        match_id = path.split("/")[2]
+        assert page.evaluate(SHOW_BOARD, [f"{path}/board?version=-1", match_id]), configuration
         longest = max(longest, (page.evaluate(LETTERS), server.url + path))
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})

@@ -2,6 +2,9 @@
 backends (SQLite, and a throwaway PostgreSQL cluster, see ``pg_cluster.py``)."""
 
 import os
+import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -17,6 +20,19 @@ from scorer.web import create_app
 # examples it declares (Hypothesis's 100 where it declares none).
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
+
+
+def pytest_configure(config):
+    """With ``PYTHONDONTWRITEBYTECODE`` set (some machines set it for every process), every
+    test worker, ``truco serve`` and ``truco`` command the suite starts compiled the project's
+    modules and the test files again. The suite keeps their bytecode in a folder of its own
+    instead (``PYTHONPYCACHEPREFIX``, in the temporary folder: nothing is written in the
+    checkout), which the processes it starts inherit. A prefix already chosen is kept."""
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+        prefix = str(Path(tempfile.gettempdir()) / f"truco-scorer-pycache-{os.getuid()}")
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        os.environ["PYTHONPYCACHEPREFIX"] = prefix
+        sys.dont_write_bytecode, sys.pycache_prefix = False, prefix  # this process's own imports from here on
 
 
 def pytest_xdist_auto_num_workers(config):

@@ -8,6 +8,7 @@ words what was wrong, and a refused request leaves the match as it was.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -54,9 +55,19 @@ def live(tmp_path_factory):
     server.stop()
 
 
+@functools.cache
 def operations():
+    """Every operation of ``openapi.yaml`` (read once)."""
     schema = schemathesis.openapi.from_path(SPEC)
     return [result.ok() for result in schema.get_all_operations()]
+
+
+@functools.cache
+def spec() -> dict:
+    """``openapi.yaml``, parsed once (each parse takes a fifth of a second)."""
+    import yaml
+
+    return yaml.safe_load(SPEC.read_text())
 
 
 TRIED = {"requests": 0, "refused": 0}
@@ -120,15 +131,12 @@ def test_schemathesis_against_the_live_server(live, operation):
 
 def described_fields(operation) -> list[str]:
     """The top-level fields ``openapi.yaml`` describes for an operation's JSON body."""
-    import yaml
-
-    spec = yaml.safe_load(SPEC.read_text())
-    body = spec["paths"][operation.path][operation.method.lower()].get("requestBody")
+    body = spec()["paths"][operation.path][operation.method.lower()].get("requestBody")
     if not body:
         return []
     schema = body["content"]["application/json"]["schema"]
     if "$ref" in schema:
-        schema = spec["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+        schema = spec()["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
     return list(schema.get("properties", {}))
 
 

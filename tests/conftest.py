@@ -43,6 +43,24 @@ def pytest_xdist_auto_num_workers(config):
     return len(os.sched_getaffinity(0)) + 1
 
 
+#: The test folders in the order their files are handed to the workers: the browser tests
+#: (a few seconds to a minute and a half a file) and the system tests (real servers) first,
+#: the quick in-process folders after, so that they fill the end of the run on every worker.
+FOLDER_ORDER = ("browser", "system", "cli", "web", "app", "present", "core")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Files of the slow folders first (:data:`FOLDER_ORDER`); the order of the files inside a
+    folder and of the tests inside a file is kept (the sort is stable)."""
+    here = Path(__file__).resolve().parent
+
+    def folder_rank(item) -> int:
+        parts = Path(str(item.path)).resolve().relative_to(here).parts
+        return FOLDER_ORDER.index(parts[0]) if len(parts) > 1 and parts[0] in FOLDER_ORDER else len(FOLDER_ORDER)
+
+    items.sort(key=folder_rank)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def templates_compiled_once(tmp_path_factory):
     """Every app a test makes compiles the same templates: Jinja's own bytecode cache (a

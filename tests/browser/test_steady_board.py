@@ -282,11 +282,14 @@ def held_posts(page):
     return held
 
 
-def release(page, held, n: int = 1) -> None:
+def release(page, held, n: int = 1, *, paused: bool = False) -> None:
     """Let held POST number ``n`` go on. Playwright runs the route handler while the test
     talks to the page, so this gives it a bounded number of turns to arrive (the page posts
-    one frame after the tap)."""
-    for _ in range(250):
+    one frame after the tap; ``paused``: the page's clock is paused and the tap already sent,
+    so the turns are plain round trips, :func:`pump`)."""
+    if paused:
+        pump(page, until=lambda: len(held) >= n)
+    for _ in range(0 if paused else 250):
         if len(held) >= n:
             break
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
@@ -294,20 +297,40 @@ def release(page, held, n: int = 1) -> None:
     held[n - 1].continue_()
 
 
-def test_tap_paints_at_once_then_the_answer_confirms(chromium, live):
-    path, match_id, _key = set_up(live, "paulista", {}, [])
+def paused_board(chromium, server, path):
+    """The board at ``path`` on a new phone whose clock is Playwright's, paused (the page's time
+    moves only as the test runs it): a tap held on its way (:func:`held_posts`) is answered when
+    the test says, never after the page gave up on it (its 8 s wait, which a loaded machine once
+    reached between the tap and the test's check). ``(context, page)``."""
     ctx = new_context(chromium)
     page = ctx.new_page()
+    page.clock.install()
+    page.goto(server.url + path)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    return ctx, page
+
+
+def tap_paused(page, action: dict) -> None:
+    """Tap ``action``'s button on a :func:`paused_board` and run the page's clock through the
+    frame and the two turns before the tap is sent."""
+    box = action_button(page, action).bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.clock.run_for(100)
+
+
+def test_tap_paints_at_once_then_the_answer_confirms(chromium, live):
+    path, match_id, _key = set_up(live, "paulista", {}, [])
+    ctx, page = paused_board(chromium, live, path)
     errors: list[str] = []
     watch_errors(page, errors)
-    page.goto(live.url + path)
     held = held_posts(page)
-    action_button(page, {"side": 0, "type": "hand_winner"}).click()
+    tap_paused(page, {"side": 0, "type": "hand_winner"})
     # Painted before any answer, and marked as pending.
     expect(page.locator("#score0")).to_have_text("1")
     expect(page.locator("#score0")).to_have_class(re.compile(r"\btentative\b"))
     assert stored(live, match_id)["version"] == 0
-    release(page, held)
+    release(page, held, paused=True)
+    page.clock.resume()
     expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
     expect(page.locator("#score0")).not_to_have_class(re.compile(r"\btentative\b"))
     expect(page.locator("#score0")).to_have_text("1")
@@ -343,15 +366,14 @@ def test_a_tap_made_while_the_first_is_on_its_way_is_sent_after_it(chromium, liv
 
 def test_tap_refused_because_another_phone_acted_first_shows_the_server_state(chromium, live):
     path, match_id, key = set_up(live, "paulista", {}, [])
-    ctx = new_context(chromium)
-    page = ctx.new_page()
-    page.goto(live.url + path)
+    ctx, page = paused_board(chromium, live, path)
     held = held_posts(page)
     page.route("**/board?*", lambda route: route.abort())  # this phone hears nothing meanwhile
-    action_button(page, {"side": 0, "type": "hand_winner"}).click()
+    tap_paused(page, {"side": 0, "type": "hand_winner"})
     expect(page.locator("#score0")).to_have_text("1")
     api_act(live, match_id, key, {"type": "hand_winner", "side": 1}, 0)  # the other phone, first
-    release(page, held)
+    release(page, held, paused=True)
+    page.clock.resume()
     expect(page.locator("#scoreboard .msg")).to_be_visible()
     expect(page.locator("#score0")).to_have_text("0")
     expect(page.locator("#score1")).to_have_text("1")

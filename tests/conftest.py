@@ -38,8 +38,8 @@ def pytest_configure(config):
 def pytest_xdist_auto_num_workers(config):
     """``-n auto`` (pyproject.toml): one worker per core and one more. The browser and server
     tests spend part of their time waiting (a page's timer, a server's answer), and the spare
-    worker fills it: on 2 cores, 3 workers kept the cores 95% busy and ran the suite in 6:00,
-    2 workers 81% and 6:39-7:09."""
+    worker fills it: on 2 cores, 3 workers kept the cores 95% busy and 2 workers 81% (the same
+    suite: 6:00 against 6:39-7:09)."""
     return len(os.sched_getaffinity(0)) + 1
 
 

@@ -10,6 +10,7 @@ import json
 import mimetypes
 import os
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -157,9 +158,15 @@ def minified(path: Path) -> bytes | None:
     return rcssmin.cssmin(text).encode()
 
 
-#: The last static folder read by :func:`static_contents`: ``(folder, each file's name, size
-#: and modification time)`` and what was read from it.
-_static_read: tuple[tuple, tuple[dict[str, str], dict[str, bytes]]] | None = None
+def file_stamp(files: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
+    """Each file's path, size (bytes) and modification time (ns), in the order given: what a
+    result built from those files is kept under, so that a changed file builds it again
+    (:func:`static_contents`, ``engine_bundle.build``)."""
+    return tuple((path.as_posix(), st.st_size, st.st_mtime_ns) for path in files for st in (path.stat(),))
+
+
+#: What :func:`static_contents` read, by the folder's :func:`file_stamp`.
+_STATIC_READ: dict[tuple, tuple[dict[str, str], dict[str, bytes]]] = {}
 
 
 def static_contents(folder: Path) -> tuple[dict[str, str], dict[str, bytes]]:
@@ -168,12 +175,10 @@ def static_contents(folder: Path) -> tuple[dict[str, str], dict[str, bytes]]:
     own scripts and style sheets (:func:`minified`). Read again only when a file's size or
     modification time changed, or the folder did: an app made again in the same process (the
     tests make hundreds) does not hash the vendored Pyodide again."""
-    global _static_read
     files = sorted(path for path in folder.rglob("*") if path.is_file())
-    stamp = (str(folder), tuple((path.as_posix(), st.st_size, st.st_mtime_ns) for path in files
-                                for st in (path.stat(),)))
-    if _static_read is not None and _static_read[0] == stamp:
-        return _static_read[1]
+    stamp = file_stamp(files)
+    if stamp in _STATIC_READ:
+        return _STATIC_READ[stamp]
     versions: dict[str, str] = {}
     served: dict[str, bytes] = {}
     for path in files:
@@ -184,7 +189,8 @@ def static_contents(folder: Path) -> tuple[dict[str, str], dict[str, bytes]]:
         else:
             served[name] = data
         versions[name] = hashlib.sha256(data).hexdigest()[:12]
-    _static_read = (stamp, (versions, served))
+    _STATIC_READ.clear()  # one folder per process: the last one read is all that is kept
+    _STATIC_READ[stamp] = versions, served
     return versions, served
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from flask import Flask, current_app, url_for
 
-from scorer.web.assets import PACKAGE_DIR, asset_dir
+from scorer.web.assets import PACKAGE_DIR, asset_dir, file_stamp
 
 #: Modules outside ``scorer/core`` and ``scorer/present`` the phone needs (the board's view
 #: model is :mod:`scorer.present.board_view`). None may import Flask or sqlite3.
@@ -113,8 +113,7 @@ def build(app: Flask, extra_modules: tuple[str, ...] = ()) -> Bundle:
     process for the same files (their names, sizes and modification times) and routes."""
     files = bundle_files(extra_modules)
     routes_json = json.dumps(routes(app), sort_keys=True)
-    stats = [(name, path.stat()) for name, path in files]
-    stamp = (routes_json, tuple((name, st.st_mtime_ns, st.st_size) for name, st in stats))
+    stamp = (routes_json, file_stamp(path for _name, path in files))
     found = BUILT.get(stamp)
     if found is None:
         if len(BUILT) >= 4:  # only a process whose files keep changing gets here

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import action_button, create_match, new_context
+from conftest import action_button, create_match, new_context, watch_errors
 from live_server import Server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,12 +55,21 @@ def snapshot_of(page) -> tuple[str, str | None]:
                                  " document.documentElement.dataset.engineSnapshotError || null]"))
 
 
+def board_with_engine(ctx, live, path: str, errors: list[str] | None = None):
+    """The board at ``path`` opened on a new page of the phone ``ctx``, once its engine is
+    ready; the page's uncaught errors go to ``errors`` (if given)."""
+    page = ctx.new_page()
+    if errors is not None:
+        watch_errors(page, errors)
+    page.goto(live.url + path)
+    engine_ready(page)
+    return page
+
+
 def open_board(ctx, live, path: str, snapshot: str):
     """The board opened on the phone ``ctx``; its engine started as ``snapshot`` says
     (``made``: the phone held nothing; ``used``: from the kept snapshot), and it keeps one."""
-    page = ctx.new_page()
-    page.goto(live.url + path)
-    engine_ready(page)
+    page = board_with_engine(ctx, live, path)
     assert snapshot_of(page) == (snapshot, None)
     assert len(page.evaluate(KEPT_JS, SNAPSHOTS)) == 1
     return page

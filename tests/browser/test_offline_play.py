@@ -12,8 +12,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from conftest import action_button, api_act, create_match, new_context, pump, request, stored, watch_errors
-from offline_phone import (ENGINE_MS, engine_ready, live, needs_pending, phone,  # noqa: F401 - fixtures
+from conftest import action_button, api_act, create_match, new_context, pump, request, stored
+from offline_phone import (ENGINE_MS, board_with_engine, engine_ready, live, needs_pending, phone,  # noqa: F401 - fixtures
                            seen, started_phone, tap)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,9 +38,7 @@ def test_taps_played_offline_meet_another_phones_tap_with_the_conflict_prompt(ph
     strip asks to apply or discard them (a tester saw them sent with nothing shown)."""
     path, match_id, key = create_match(live, variant="truco-15")
     ctx = phone
-    page = ctx.new_page()
-    page.goto(live.url + path)
-    engine_ready(page)
+    page = board_with_engine(ctx, live, path)
     ctx.set_offline(True)
     tap(page, {"type": "hand_winner", "side": 0})
     api_act(live, match_id, key, {"type": "hand_winner", "side": 1}, 0)  # the other phone, online
@@ -56,11 +54,8 @@ def test_taps_played_offline_meet_another_phones_tap_with_the_conflict_prompt(ph
 def test_a_hand_with_truco_envido_and_a_fold_played_offline_is_recorded_once(phone, live):
     path, match_id, key = create_match(live, variant="truco-15")
     ctx = phone
-    page = ctx.new_page()
     errors: list[str] = []
-    watch_errors(page, errors)
-    page.goto(live.url + path)
-    engine_ready(page)
+    page = board_with_engine(ctx, live, path, errors)
     board_top = page.locator("#scoreboard").evaluate("b => b.getBoundingClientRect().top")
     ctx.set_offline(True)
     for action in HAND:
@@ -90,9 +85,7 @@ def test_a_hand_with_truco_envido_and_a_fold_played_offline_is_recorded_once(pho
 def test_a_match_started_with_no_scorekeeper_is_uploaded_once_and_its_links_work(phone, live):
     path, _match_id, _key = create_match(live)
     ctx = phone
-    page = ctx.new_page()
-    page.goto(live.url + path)
-    engine_ready(page)  # the engine and the new-match page are kept on the phone
+    page = board_with_engine(ctx, live, path)  # the engine and the new-match page are kept on the phone
     page.wait_for_function("() => document.documentElement.dataset.engineCached === '1'", timeout=ENGINE_MS)
     ctx.set_offline(True)
     page.goto(live.url + "/")

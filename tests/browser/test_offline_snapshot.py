@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import action_button, api_act, create_match, request, stored, watch_errors
-from offline_phone import (KEPT_JS, SNAPSHOTS, engine_ready, live, needs_pending,  # noqa: F401 - fixtures
-                           open_board, phone, seen, snapshot_of, started_phone, tap)
+from conftest import action_button, api_act, create_match, request, stored
+from offline_phone import (KEPT_JS, SNAPSHOTS, board_with_engine, engine_ready, live,  # noqa: F401 - fixtures
+                           needs_pending, open_board, phone, seen, snapshot_of, started_phone, tap)
 
 #: The kept snapshot replaced by ``transform(bytes)`` under ``key`` (the old entry removed).
 REWRITE_JS = """
@@ -35,11 +35,8 @@ def test_a_second_start_loads_the_kept_snapshot_and_plays_the_scorekeepers_board
     path, match_id, key = create_match(live, variant="truco-15")
     api_act(live, match_id, key, {"type": "call", "side": 0, "call": "envido"}, 0)
     ctx = phone
-    page = ctx.new_page()
     errors: list[str] = []
-    watch_errors(page, errors)
-    page.goto(live.url + path)
-    engine_ready(page)
+    page = board_with_engine(ctx, live, path, errors)
     assert snapshot_of(page) == ("used", None)
     ctx.set_offline(True)
     for action in ({"type": "quiero", "side": 1}, {"type": "envido_winner", "side": 0},

@@ -289,10 +289,11 @@ def release(page, held, n: int = 1, *, paused: bool = False) -> None:
     so the turns are plain round trips, :func:`pump`)."""
     if paused:
         pump(page, until=lambda: len(held) >= n)
-    for _ in range(0 if paused else 250):
-        if len(held) >= n:
-            break
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
+    else:
+        for _ in range(250):
+            if len(held) >= n:
+                break
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
     assert len(held) == n, held
     held[n - 1].continue_()
 

@@ -16,11 +16,12 @@
   var lang = (script && script.dataset.lang) || "pt_BR";
   var began = performance.now();
   var HELD = "truco:offline-match:";
+  var KEYED_EXPORT = "matches.offline_copy";  /* GET <its rule>?since=N: the actions from N on, with the edit key */
   var cfg = null, worker = null, calls = {}, seq = 0, chain = Promise.resolve();
   var match = null;          /* {id, key} of the board page */
   var local = null;          /* a match started on this phone: {offline_id, settings, taps, made_at} */
   var exported = null, exportedVersion = -1;
-  var ready = false, offline = false, lastPost = null, probeTimer = null;
+  var ready = false, offline = false, probeTimer = null;
 
   function call(op) {
     var args = Array.prototype.slice.call(arguments, 1);
@@ -71,17 +72,37 @@
     var board = document.getElementById("scoreboard");
     return board ? parseInt(board.dataset.version, 10) : -1;
   }
+  /* Read with the board's edit key, only the actions this phone lacks (since=its count): a
+     read no stranger's budget can starve (issue 30; docs/offline.md). One at a time. */
+  var reading = null;
   function refreshExport() {
-    if (offline || !match || shownVersion() === exportedVersion) return Promise.resolve();
-    return fetch(fill(cfg.routes["records.export"], { match_id: match.id }), { cache: "no-store" })
-      .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (text) {
-        if (!text) return;
-        exported = text;
-        exportedVersion = JSON.parse(text).actions.length;
-        if (ready && !offline) root.dataset.offline = "ready";
-        try { localStorage.setItem(exportKey(), text); } catch (err) { /* full: kept in memory */ }
-      }, function () { /* no answer: the next change tries again */ });
+    if (offline || !match || shownVersion() <= exportedVersion) { showReady(); return reading || Promise.resolve(); }
+    if (reading) return reading.then(refreshExport);
+    var since = exported && exportedVersion > 0 ? exportedVersion : 0;
+    var TEMPURL = cfg.routes[KEYED_EXPORT] ? fill(cfg.routes[KEYED_EXPORT], { match_id: match.id, key: match.key }) + "?since=" + since : fill(cfg.routes["records.export"], { match_id: match.id });
+    reading = fetch(TEMPURL, { cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (got) {
+        reading = null;
+        if (!got || !Array.isArray(got.actions)) return;
+        var whole = got;
+        if (got.since > 0) {
+          var had = JSON.parse(exported);
+          whole = Object.assign({}, got, { actions: had.actions.slice(0, got.since).concat(got.actions) });
+        }
+        delete whole.since;
+        exported = JSON.stringify(whole);
+        exportedVersion = whole.actions.length;
+        try { localStorage.setItem(exportKey(), exported); } catch (err) { /* full: kept in memory */ }
+        showReady();
+      }, function () { reading = null; /* no answer: the next change tries again */ });
+    return reading;
+  }
+  /* html[data-offline-ready]: "yes" when this phone could play on from the board shown now,
+     "no" while its engine starts or its copy is behind; the board's chip says it (app.css). */
+  function showReady() {
+    if (!match || offline) { delete root.dataset.offlineReady; return; }
+    root.dataset.offlineReady = ready && exported && exportedVersion >= shownVersion() ? "yes" : "no";
   }
 
   /* ---- Drawing the phone's board -------------------------------------------------------- */
@@ -150,41 +171,38 @@
     /* The export must hold every action the board shows as confirmed (a drop right after an
        answer, before the export was read again: the taps wait on the phone as they would
        with no engine, and the scorekeeper gets them once it answers). */
-    if (exportedVersion < shownVersion()) { root.dataset.offline = "behind"; return; }
+    if (exportedVersion < shownVersion()) { root.dataset.offline = "behind"; showReady(); return; }
     offline = true;
+    showReady();
     queue(function () {
-      var failed = lastPost;
-      lastPost = null;
-      if (failed && !pendingList().some(function (t) { return failed.tap_key && t.tap_key === failed.tap_key; })) {
-        window.trucoPending.add(match.id, { tap_key: failed.tap_key || newKey(), version: failed.version,
-                                            action: failed.action, made_at: Date.now(), offline: true });
-      }
+      /* the tap that got no answer is kept already (table.js keeps it before it says so) */
       return call("load", lang, exported, match.id, match.key, JSON.stringify(pendingList()))
         .then(function (answer) { swapBoard(answer.html); quiet(); return showBanner(); });
     });
     probeSoon();
   }
-  function play(action) {
+  function play(action, words) {
     queue(function () {
-      var version = shownVersion();
+      var version = shownVersion(), board = document.getElementById("scoreboard");
+      var hand = board ? parseInt(board.dataset.hand, 10) || null : null;
       return call("apply", JSON.stringify(action)).then(function (answer) {
         swapBoard(answer.html);
         quiet();
         if (!answer.error) {
-          var tap = { tap_key: newKey(), version: version, action: action, made_at: Date.now(), offline: true };
+          var tap = { tap_key: newKey(), version: version, action: action, made_at: Date.now(), offline: true,
+                      hand: hand, words: words || "" };
           if (local) { local.taps.push(tap); saveLocal(); } else { window.trucoPending.add(match.id, tap); }
         }
         return showBanner();
       });
     });
   }
-  function paint(button) {  /* the tapped score at once, as table.js does online */
-    var pays = (button.dataset.pays || "").split(" ");
-    if (pays.length !== 2) return;
-    for (var i = 0; i < 2; i++) {
-      var el = document.getElementById("score" + i), add = parseInt(pays[i], 10) || 0;
-      if (el && add) el.textContent = String(Math.max(0, (parseInt(el.textContent, 10) || 0) + add));
-    }
+  function paint(button) {  /* the tapped score at once, with table.js's own paint (one paint, online and off) */
+    if (window.trucoTable) window.trucoTable.paint(button);
+  }
+  function wordsOf(button) {
+    var label = button.querySelector(".label"), who = button.querySelector(".visually-hidden");
+    return ((label || button).textContent + (who ? who.textContent : "")).replace(/\s+/g, " ").trim();
   }
   var takenAt = 0;
   function onTap(e) {
@@ -198,7 +216,8 @@
     var action;
     try { action = JSON.parse(button.dataset.action); } catch (err) { return; }
     paint(button);
-    afterFrame(function () { play(action); });  /* the painted score is drawn first, as online */
+    var words = wordsOf(button);
+    afterFrame(function () { play(action, words); });  /* the painted score is drawn first, as online */
   }
   function afterFrame(fn) { requestAnimationFrame(function () { setTimeout(fn, 0); }); }
   function onSubmit(e) {  /* Undo and the declared Envido points */
@@ -256,7 +275,6 @@
         var box = document.getElementById("offline-play");
         if (box) box.hidden = true;
         root.dataset.waiting = String(waiting());  /* what is left after the upload (0 once sent) */
-        exportedVersion = -1;
         var url = fill(cfg.routes["matches.poll"], { match_id: match.id, key: match.key }) + "?version=-1";
         return window.htmx.ajax("GET", url, { target: "#scoreboard", swap: "outerHTML" });
       });
@@ -282,26 +300,24 @@
   }
   window.addEventListener("online", function () { if (offline) probe(); });
 
-  /* ---- Noticing that the scorekeeper is gone (a board page) ----------------------------- */
+  /* ---- Noticing that the scorekeeper is gone (a board page) -----------------------------
+     Only a request that was sent and got no answer (or a server error) says so: a tap's
+     (table.js's "truco:unreached", after it kept the tap) or a poll's (htmx:error: no answer
+     or timed out). A request htmx did not send (cancelled, queued) is no sign (issue 30:
+     a poll set aside while a tap was in flight once put a phone in offline play). */
   function isBoardRequest(e) { var c = e.detail && e.detail.ctx; return !!c && !!c.target && c.target.id === "scoreboard"; }
-  document.addEventListener("htmx:before:request", function (e) {
-    var ctx = e.detail.ctx;
-    if (!isBoardRequest(e) || ctx.request.method === "GET") return;
-    var body = ctx.request.body, action = null;
-    try { action = body && body.get("action") ? JSON.parse(body.get("action")) : null; } catch (err) { action = null; }
-    if (body && body.get("kind") === "envido_points") {
-      action = { type: "envido_points", points: [parseInt(body.get("points0"), 10), parseInt(body.get("points1"), 10)] };
-    }
-    lastPost = action ? { action: action, version: parseInt(body.get("version"), 10),
-                          tap_key: body.get("tap_key") || null } : null;
+  document.addEventListener("truco:unreached", function (e) {
+    var status = e.detail ? e.detail.status : 0;
+    if (match && (status === 0 || status >= 500)) enterOffline();
   });
+  document.addEventListener("htmx:error", function (e) { if (isBoardRequest(e) && match) enterOffline(); });
   document.addEventListener("htmx:finally:request", function (e) {
     if (!isBoardRequest(e) || !match) return;
     var ctx = e.detail.ctx, status = ctx && ctx.response ? ctx.response.status : 0;
-    if (status === 0 || status >= 500) { enterOffline(); return; }
-    if (ctx.request.method !== "GET") lastPost = null;
-    refreshExport();  /* at once (a request in the background): the drop may come next */
+    if (status >= 500) { enterOffline(); return; }
+    if (status) refreshExport();  /* at once (a request in the background): the drop may come next */
   });
+  document.addEventListener("htmx:after:swap", function (e) { if (isBoardRequest(e)) refreshExport(); });
 
   /* ---- The new-match page: a match with no scorekeeper ---------------------------------- */
   function fieldsOf(form) {
@@ -419,6 +435,7 @@
       root.dataset.engineReadyMs = String(Math.round(performance.now() - began));
       ready = true;
       root.dataset.offline = "ready";
+      showReady();
     }).catch(function (err) {
       root.dataset.offline = "failed";
       root.dataset.offlineError = String(err && err.message || err);

@@ -9,10 +9,10 @@
    the scorekeeper answers: the scorekeeper records a key once, so a tap whose answer was lost
    never counts twice. window.trucoPending:
      list(id), add(id, tap), remove(id, keys), clear(id): the kept taps
-       (tap: {tap_key, version, action, made_at, offline, words?});
+       (tap: {tap_key, version, action, made_at, offline, hand?, words?}; hand: the hand it was made in);
      url(id[, url]): where they go (POST /m/<id>/<key>/taps), kept with them;
      key(): a new tap key (a random UUID; crypto.randomUUID needs https, a LAN address is http);
-     flush(id[, apply]): send them now; a Promise of {status: "done" | "conflict" | "retry" |
+     flush(id[, apply[, only]]): send them now (only: just the taps with these keys); a Promise of {status: "done" | "conflict" | "retry" |
        "failed", applied, repeated, refused: [{tap_key, error}], version, pending, message}.
    An upload unanswered after 15 s is given up (and tried again later: the keys make it safe).
    Every change fires "truco:pending-changed" on document, detail {matchId, count}. */
@@ -51,11 +51,13 @@
   /* One upload of at most CHUNK taps, then the next. A later upload starts with the last tap
      the one before recorded (the scorekeeper skips it as known): the taps made on one board
      then raise no conflict between two uploads. */
-  function send(id, apply, sum, last) {
-    var taps = list(id), to = load(WHERE + id);
+  function send(id, apply, sum, last, only) {
+    var taps = list(id).filter(function (t) { return !only || only.indexOf(t.tap_key) >= 0; }), to = load(WHERE + id);
     if (!taps.length || !to) { sum.status = "done"; return Promise.resolve(sum); }
     var part = taps.slice(0, CHUNK), body = (last ? [last] : []).concat(part).map(function (t) {
-      return { tap_key: t.tap_key, version: t.version, action: t.action };
+      var out = { tap_key: t.tap_key, version: t.version, action: t.action };
+      if (t.hand) out.hand = t.hand;
+      return out;
     });
     var stop = window.AbortController ? new AbortController() : null, timer = stop && setTimeout(function () { stop.abort(); }, WAIT);
     return fetch(to, {
@@ -71,7 +73,7 @@
           sum.repeated += (got.repeated || 0) - (last ? 1 : 0);
           sum.refused = sum.refused.concat(got.refused || []);
           sum.version = got.version;
-          return taps.length > CHUNK ? send(id, apply, sum, part[part.length - 1]) : (sum.status = "done", sum);
+          return taps.length > CHUNK ? send(id, apply, sum, part[part.length - 1], only) : (sum.status = "done", sum);
         }
         sum.version = got.version;
         sum.pending = list(id).length;
@@ -89,10 +91,10 @@
     clear: function (id) { write(id, []); },
     url: function (id, to) { if (to && load(WHERE + id) !== to) save(WHERE + id, to); return load(WHERE + id); },
     key: key,
-    flush: function flush(id, apply) {
+    flush: function flush(id, apply, only) {
       var now = flights[id];
-      if (now) return apply && !now.apply ? now.then(function () { return flush(id, true); }) : now;
-      now = flights[id] = send(id, apply, { applied: 0, repeated: 0, refused: [] }).then(function (sum) {
+      if (now) return (apply && !now.apply) || only ? now.then(function () { return flush(id, apply, only); }) : now;
+      now = flights[id] = send(id, apply, { applied: 0, repeated: 0, refused: [] }, null, only).then(function (sum) {
         delete flights[id];
         return sum;
       });
@@ -222,25 +224,38 @@
     else if (status >= 500) setOnline(false);
   });
 
-  /* ---- Taps on the steady board (issue #14) -------------------------------------------
+  /* ---- Taps on the steady board (issue #14; issue 30: never lost in silence) ------------
      Paint first, then send: a tap on an action button writes the score it pays at once
      (data-pays, from the engine's points; data-cap: the target where the game ends at
-     once), marked as pending, and posts its form one frame later. The answer (200, or
-     409/422 with the server's message) is morphed in and is the truth. One tap is in
-     flight at a time; a tap on a live button meanwhile waits and is sent on the answer's
-     board (with its new version) if its button is still in its place; no answer at all
-     (offline, a lost answer) puts the server's last score back and keeps the tap on this phone
-     as pending (issue 24, below), to send again with the same key.
+     once), marked as pending, and is posted one frame later. The answer (200, or 409/422
+     with the server's message) is morphed in and is the truth.
+     The tap machine, made so that no tap can end in silence (docs/table.md, "Every tap is
+     answered"): a tap is posted by this file itself (fetch, with the page's timeout), never
+     through htmx's trigger pipeline, whose early returns and request queue can end a request
+     without an answer or an event; its promise always settles, and each of its ends says
+     what happened: recorded (the answer's board), refused (409/422: the server's message
+     on the board; another 4xx: #tap-refused with the server's words), or no answer (kept
+     on this phone: the pending strip, then sent again with the same key). One tap is in
+     flight at a time; a tap on a live button meanwhile waits (queued) and is sent on the
+     answer's board (with its new version) if its button is still in its place, else the
+     phone says it was not sent (or, for the same button, that it was a double tap). The
+     state is on <html data-tap="idle|in-flight|queued">, for tests and screen tools.
+     Polls never stop for a tap: while one is in flight a poll's board is not swapped in
+     (the tap's answer brings it), and no board older than the one shown is ever swapped in.
      The guard is about places: after the board changes, a place (#slot-...) whose button
-     is not the one it held is inert until 1 s after this phone's last tap or 350 ms after
-     the change (data-guard: truco serve --ghost-tap-ms; 0 turns both off), whichever is
-     later; a button that stayed in its place is always live. */
+     is not the one it held is inert (dashed) until 1 s after this phone's last tap or 350 ms
+     after the change (data-guard: truco serve --ghost-tap-ms; 0 turns both off), whichever
+     is later; a tap on an inert place is said ("Double tap ignored"); a button that stayed
+     in its place is always live. */
   var inFlight = null, queued = [], lastTap = -1e9, slotsBefore = null, adjustOpen = null;
   var OWN_MS = 1000;
   function scoreEl(i) { return document.getElementById("score" + i); }
+  function tapState() {
+    root.dataset.tap = inFlight ? (queued.length ? "queued" : "in-flight") : "idle";
+  }
   function paint(button) {
     /* Only the two numbers change (no class on the board: restyling all of it would cost the
-       frame that shows the tap). */
+       frame that shows the tap); never past the target where the game ends at once. */
     var pays = (button.dataset.pays || "").split(" "), board = document.getElementById("scoreboard");
     if (pays.length !== 2 || !board) return;
     var cap = parseInt(board.dataset.cap, 10) || 0;
@@ -252,19 +267,121 @@
       el.classList.add("tentative");
     }
   }
-  function send(form, before) {  /* before: the score shown before this tap was painted */
-    inFlight = { form: form, score: before, action: form.elements.action ? form.elements.action.value : "" };
-    /* Once the frame that shows the tap is drawn: htmx's submit handling then costs it
-       nothing. The frame's callbacks run, the frame is committed, then two turns of the
-       event loop (the second lets whatever else waited for that frame go first); no second
-       frame is asked for. */
-    requestAnimationFrame(function () {
-      setTimeout(function () {
-        setTimeout(function () {
-          if (!form.isConnected) { inFlight = null; notRecorded("not-sent"); return; }
-          if (form.requestSubmit) form.requestSubmit(); else form.submit();
-        }, 0);
-      }, 0);
+  window.trucoTable = { paint: paint };  /* offline.js paints its taps with the same function */
+  function afterFrame(fn) {
+    /* Once the frame that shows the tap is drawn: the post then costs it nothing. The frame's
+       callbacks run, the frame is committed, then two turns of the event loop (the second
+       lets whatever else waited for that frame go first). A page that draws no frame (hidden)
+       still sends: a timer stands in for the frame. */
+    var done = false, go = function () { if (!done) { done = true; setTimeout(function () { setTimeout(fn, 0); }, 0); } };
+    requestAnimationFrame(go);
+    setTimeout(go, 100);
+  }
+  function tapTimeout() {
+    var ms = window.htmx && htmx.config && parseInt(htmx.config.defaultTimeout, 10);
+    return ms > 0 ? ms : 8000;
+  }
+  function send(button, before) {  /* before: the score shown before this tap was painted */
+    var form = button.form, tap = tapOf(form, button);
+    inFlight = { score: before, action: button.dataset.action, tap: tap };
+    tapState();
+    afterFrame(function () { post(form, tap); });
+  }
+  /* POST the tap's form with its key; the promise always settles (a timeout aborts it). */
+  function post(form, tap) {
+    var url = form.getAttribute("hx-post") || form.getAttribute("action"), body;
+    try {
+      body = new URLSearchParams(new FormData(form));
+    } catch (err) {
+      body = null;
+    }
+    if (!body || !tap) { answered(0, null, tap, url, "unsent"); return; }
+    body.set("tap_key", tap.tap_key);
+    var stop = new AbortController(), timer = setTimeout(function () { stop.abort(); }, tapTimeout());
+    root.dataset.tapsPosted = String((parseInt(root.dataset.tapsPosted, 10) || 0) + 1);
+    fetch(url, {
+      method: "POST", body: body, credentials: "same-origin", signal: stop.signal,
+      headers: { "HX-Request": "true", "HX-Target": "section#scoreboard", "HX-Current-URL": location.href, "Accept": "text/html" }
+    }).then(function (res) {
+      return res.text().then(function (text) { return [res.status, text]; });
+    }).then(function (got) {
+      clearTimeout(timer);
+      answered(got[0], got[1], tap, url);
+    }, function () {
+      clearTimeout(timer);
+      answered(0, null, tap, url);
+    });
+  }
+  /* The tap's end. ``status`` 0: no answer (refused connection, timeout). */
+  function answered(status, text, tap, url, why) {
+    if (reached(status)) { setOnline(true); heard(); }
+    if (why === "unsent") {  /* its form could not be read: never silent */
+      putScoreBack();
+      finishTap(false, tap);
+      notRecorded("not-sent");
+      return;
+    }
+    if (!reached(status)) {  /* no answer, a server error, or the match is gone */
+      if (status === 403 || status === 404 || status === 410) setOnline(false, true);
+      else if (status === 503) setOnline(false, false, true);
+      else setOnline(false);
+      putBack(tap);
+      document.dispatchEvent(new CustomEvent("truco:unreached", { detail: { status: status } }));
+      return;
+    }
+    if (status === 429) {  /* too many requests: kept, sent again after the wait */
+      putBack(tap);
+      return;
+    }
+    var board = document.getElementById("scoreboard");
+    if ((status >= 200 && status < 300) || status === 409 || status === 422) {
+      if (!board || !window.htmx) { finishTap(false, tap); return; }
+      var ctx = { sourceElement: board, target: board, swap: "outerMorph", text: text, select: null, selectOOB: null,
+                  transition: false, request: { method: "POST", action: url }, response: { status: status }, tap: tap };
+      Promise.resolve(htmx.swap(ctx)).then(function () {
+        finishTap(status >= 200 && status < 300, tap);
+      }, function () {
+        finishTap(false, tap);
+      });
+      return;
+    }
+    putScoreBack();  /* another refusal (a bad form, say): the server's words */
+    sayTapRefused(text);
+    finishTap(false, tap);
+  }
+  function sayTapRefused(text) {
+    var note = document.getElementById("tap-refused"), words = "";
+    try {
+      var doc = new DOMParser().parseFromString(text || "", "text/html"), main = doc.querySelector("main") || doc.body;
+      words = (main ? main.textContent : "").replace(/\s+/g, " ").trim().slice(0, 300);
+    } catch (err) { words = ""; }
+    if (!note) return;
+    note.querySelector("span").textContent = words;
+    notRecorded("tap-refused");
+  }
+  function putScoreBack() {
+    if (inFlight && inFlight.score) {
+      for (var i = 0; i < 2; i++) if (scoreEl(i)) { scoreEl(i).textContent = inFlight.score[i]; scoreEl(i).classList.remove("tentative"); }
+    }
+  }
+  /* The tap in flight has its answer on the board: send what waited behind it, on that board. */
+  function finishTap(ok, tap) {
+    var answered = inFlight ? inFlight.action : null, next = queued;
+    inFlight = null;
+    queued = [];
+    tapState();
+    next.forEach(function (q) {
+      if (!ok) { notRecorded("not-sent"); return; }  /* refused: the taps after it are said, not sent */
+      var where = q.slot ? document.getElementById(q.slot) : document.getElementById("scoreboard");
+      var b = where && where.querySelector("button.act[data-action='" + CSS.escape(q.action) + "']");
+      if (!b) {  /* its button is gone: a second tap on the same "Quero" is a double tap */
+        if (q.action === answered) sayBounced(); else notRecorded("not-sent");
+        return;
+      }
+      if (inFlight) { queued.push(q); tapState(); paint(b); return; }
+      var before = shownScore();
+      paint(b);
+      send(b, before);
     });
   }
   function shownScore() { return [0, 1].map(function (i) { return scoreEl(i) ? scoreEl(i).textContent : ""; }); }
@@ -275,13 +392,12 @@
     note.classList.remove("show"); void note.offsetWidth; note.classList.add("show");
   }
   function putBack(tap) {  /* no answer: the server's last score, the taps kept as pending */
-    if (inFlight && inFlight.score) {
-      for (var i = 0; i < 2; i++) if (scoreEl(i)) { scoreEl(i).textContent = inFlight.score[i]; scoreEl(i).classList.remove("tentative"); }
-    }
+    putScoreBack();
     if (tap) keep(tap);
     queued.forEach(function (q) { keep(q.tap); });
     inFlight = null;
     queued = [];
+    tapState();
     retryLater();
   }
   /* The tap is taken as the finger lifts (pointerup on the button it went down on: a few
@@ -342,14 +458,18 @@
   }
   function take(button, at) {
     var cell = button.closest("[data-slot]"), now = performance.now();
-    if (cell && (parseFloat(cell.dataset.until) || 0) > now) return;  /* a new button under a finger */
+    if (cell && (parseFloat(cell.dataset.until) || 0) > now) { sayBounced(); return; }  /* a new button under a finger */
     if (bounced(button, cell, at || now)) { sayBounced(); return; }
     lastTap = now;
-    if (kept().length) { keep(tapOf(button.form, button)); flushNow(); return; }  /* after the kept ones */
+    if (kept().length) { keep(tapOf(button.form, button)); flushNow(); return; }  /* after the kept ones: the strip */
     var before = shownScore();
     paint(button);
-    if (inFlight) { queued.push({ slot: cell ? cell.id : null, action: button.dataset.action, tap: tapOf(button.form, button) }); return; }
-    send(button.form, before);
+    if (inFlight) {
+      queued.push({ slot: cell ? cell.id : null, action: button.dataset.action, tap: tapOf(button.form, button) });
+      tapState();
+      return;
+    }
+    send(button, before);
   }
   /* Every tap posted on the board carries its own key (tap_key) and the version it was made on:
      the scorekeeper records a key once, so sending it again after a lost answer is safe. */
@@ -360,8 +480,9 @@
         ? { type: "envido_points", points: [+f.points0.value, +f.points1.value] } : JSON.parse(f.action.value);
     } catch (err) { return null; }
     var label = button && button.querySelector(".label"), who = button && button.querySelector(".visually-hidden");
+    var board = document.getElementById("scoreboard");
     return { tap_key: window.trucoPending.key(), version: +f.version.value, action: action, made_at: Date.now(),
-             offline: false, words: ((label || button || form).textContent + (who ? who.textContent : "")).replace(/\s+/g, " ").trim() };
+             hand: board ? parseInt(board.dataset.hand, 10) || null : null, offline: false, words: ((label || button || form).textContent + (who ? who.textContent : "")).replace(/\s+/g, " ").trim() };
   }
   function keyTap(e) {  /* as the request leaves: after an Undo's confirmation dialog, say */
     var ctx = e.detail.ctx, body = ctx.request.body, form = ctx.sourceElement;
@@ -374,7 +495,10 @@
   }
   /* Leaving the page (the Revanche form, a link): no poll may send it elsewhere meanwhile. */
   var leaving = false;
-  window.addEventListener("beforeunload", function () { leaving = true; });
+  window.addEventListener("beforeunload", function () {
+    leaving = true;
+    setTimeout(function () { leaving = false; }, 3000);  /* a navigation that did not happen (a download, a share link) */
+  });
   window.addEventListener("pageshow", function () { leaving = false; });
   document.addEventListener("htmx:before:response", function (e) { if (leaving) e.preventDefault(); });
   function isBoard(e) { var ctx = e.detail && e.detail.ctx; return !!ctx && !!ctx.target && ctx.target.id === "scoreboard"; }
@@ -385,13 +509,21 @@
     keyTap(e);
     var board = document.getElementById("scoreboard");
     if (board && board.contains(document.activeElement)) focusWasOnBoard = true;
-    if (isBoard(e) && isPoll(e) && (inFlight || queued.length || leaving)) e.preventDefault();  /* no poll over a pending tap */
+    if (isBoard(e) && isPoll(e) && leaving) e.preventDefault();  /* never for a tap: polls go on (issue 30) */
   });
+  /* The board an answer brings is never older than the one shown (a poll sent before a tap's
+     answer and answered after it): same match, lower version, not swapped in. */
+  function olderBoard(ctx) {
+    var board = document.getElementById("scoreboard"), m = /data-version="(\d+)"/.exec(ctx.text || "");
+    if (!board || !m) return false;
+    var mine = /\/m\/([^\/?]+)\//.exec(board.getAttribute("hx-get") || ""), theirs = /hx-get="[^"]*\/m\/([^\/?"]+)\//.exec(ctx.text);
+    return !!mine && !!theirs && mine[1] === theirs[1] && parseInt(m[1], 10) < parseInt(board.dataset.version, 10);
+  }
   document.addEventListener("htmx:before:swap", function (e) {
     var status = statusOf(e);
     if (reached(status)) setOnline(true);
     if (!swapsBoard(e)) return;
-    if (isPoll(e) && inFlight) { e.preventDefault(); return; }  /* our answer will bring it */
+    if (isPoll(e) && (inFlight || olderBoard(e.detail.ctx))) { e.preventDefault(); return; }  /* our answer will bring it */
     if (!isPoll(e) && status >= 200 && status < 300 && navigator.vibrate) navigator.vibrate(35);
     slotsBefore = {};
     var cells = document.querySelectorAll("#scoreboard [data-slot]"), i, b;
@@ -449,31 +581,19 @@
     var cell = document.getElementById(id);
     if (cell && cell.dataset.until === String(until)) cell.classList.remove("fresh");
   }
-  /* The request's end, its answer swapped in (or none: no answer, or an error status). */
+  /* The end of an htmx request on the board: a poll, an Undo, the typed Envido points (the
+     action buttons' taps are posted by the tap machine above). A request htmx ended before
+     sending it (cancelled: ctx.status still "issuing") is no sign of the scorekeeper. */
+  function sentAndUnanswered(ctx) { return !!ctx && !ctx.response && /^error/.test(ctx.status || ""); }
   document.addEventListener("htmx:finally:request", function (e) {
-    var status = statusOf(e), tap = e.detail.ctx && e.detail.ctx.tap;
+    var ctx = e.detail.ctx, status = statusOf(e), tap = ctx && ctx.tap;
     if (reached(status)) { setOnline(true); heard(); }
-    if (isPoll(e) || !isBoard(e)) return;
-    if (!inFlight) { if (tap && !reached(status)) putBack(tap); return; }  /* an Undo, the typed Envido points */
-    if (!reached(status)) { putBack(tap || inFlight.tap); return; }  /* no answer, a server error, or the match is gone */
-    var answered = inFlight.action;
-    inFlight = null;
-    var ok = status >= 200 && status < 300, next = queued;
-    queued = [];
-    if (!ok) return;  /* refused: the server's message says so; the taps after it are not sent */
-    next.forEach(function (tap) {
-      var where = tap.slot ? document.getElementById(tap.slot) : document.getElementById("scoreboard");
-      var b = where && where.querySelector("button.act[data-action='" + CSS.escape(tap.action) + "']");
-      if (!b) {  /* its button is gone: a second tap on the same "Quero" is a double tap, dropped;
-                    any other tap is said to be not recorded */
-        if (tap.action !== answered) notRecorded("not-sent");
-        return;
-      }
-      if (inFlight) { queued.push(tap); paint(b); return; }
-      var before = shownScore();
-      paint(b);
-      send(b.form, before);
-    });
+    if (isPoll(e) || !isBoard(e) || !tap) return;
+    if (sentAndUnanswered(ctx) || (status && !reached(status))) {  /* an Undo, the typed Envido points */
+      keep(tap);
+      retryLater();
+      document.dispatchEvent(new CustomEvent("truco:unreached", { detail: { status: status } }));
+    }
   });
 
   /* ---- Taps kept on this phone (issue 24) ----------------------------------------------
@@ -495,13 +615,33 @@
     retryTimer = setTimeout(function () { flushNow(); }, backoff);
     backoff = Math.min(backoff * 2, 30000);
   }
-  function heard() {  /* the scorekeeper answered: send what waits (not over a question asked) */
+  /* The scorekeeper answered: say so, and send what waits (not over a question asked). A
+     phone that has heard nothing for 3 s (polls and taps unanswered: a hung line, a stalled
+     scorekeeper) says so under the board (#unheard), while it keeps asking (issue 30). */
+  var lastHeard = performance.now(), UNHEARD_MS = 3000;
+  function heard() {
+    lastHeard = performance.now();
+    var note = document.getElementById("unheard");
+    if (note && !note.hidden) note.hidden = true;
     if (!halted && Date.now() >= retryAt && kept().length) flushNow();
   }
-  function flushNow(apply, done) {
+  function watchHeard() {
+    var note = document.getElementById("unheard"), board = document.getElementById("scoreboard");
+    if (!note || !board || !board.getAttribute("hx-get") || document.visibilityState !== "visible" ||
+        root.classList.contains("playing-offline")) return;
+    note.hidden = performance.now() - lastHeard < UNHEARD_MS;
+  }
+  setInterval(watchHeard, 1000);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") return;
+    lastHeard = performance.now();  /* a page in the background polls less: ask now, judge from now */
+    var board = document.getElementById("scoreboard");
+    if (board && window.htmx && board.getAttribute("hx-get")) htmx.trigger(board, "every");
+  });
+  function flushNow(apply, done, only) {
     var m = match();
     if (!m) { if (done) done(); return; }
-    P.flush(m.id, apply).then(function (r) {
+    P.flush(m.id, apply, only).then(function (r) {
       if (done) done(r);
       if (r.status === "done") {
         halted = null;
@@ -525,27 +665,48 @@
     note.querySelector("span").textContent = refused.map(function (r) { return r.error; }).join(" ");
     notRecorded("pending-refused");
   }
+  /* The strip: every waiting tap in full (the list scrolls), each with the hand it was made
+     in and, after a conflict, its own Apply; each its own Discard (issue 30). */
   function drawPending() {
     var strip = document.getElementById("pending"), taps = kept(), n = taps.length;
     if (!strip) return;
     strip.hidden = !n;
     if (!n) halted = null;
+    var list = document.getElementById("pending-list");
+    if (list) list.textContent = "";
     if (n) {
       var conflict = halted === "conflict", d = strip.dataset;
       document.getElementById("pending-what").textContent =
         (conflict ? (n === 1 ? d.conflictOne : d.conflictMany) : (n === 1 ? d.one : d.many)).replace("{n}", n);
-      document.getElementById("pending-words").textContent = halted && !conflict ? halted :
-        taps.slice(0, 3).map(function (t) { return t.words || ""; }).join(" · ") + (n > 3 ? " …" : "");
+      document.getElementById("pending-words").textContent = halted && !conflict ? halted : conflict ? d.handRule : "";
       document.getElementById("pending-apply").hidden = !conflict;
+      taps.forEach(function (t) {
+        if (!list) return;
+        var li = document.createElement("li"), hand = document.createElement("b"), words = document.createElement("span");
+        li.dataset.tapKey = t.tap_key;
+        hand.className = "hand-of";
+        hand.textContent = t.hand ? d.hand.replace("{n}", t.hand) : "";
+        words.textContent = t.words || JSON.stringify(t.action);
+        li.appendChild(hand); li.appendChild(words);
+        if (conflict) li.appendChild(stripButton("pending-apply-one", d.applyOne, t.tap_key));
+        li.appendChild(stripButton("pending-discard-one", d.discardOne, t.tap_key));
+        list.appendChild(li);
+      });
     }
     root.style.setProperty("--pending-h", n ? strip.offsetHeight + 6 + "px" : "0px");
   }
+  function stripButton(cls, words, key) {
+    var b = document.createElement("button");
+    b.type = "button"; b.className = cls; b.textContent = words; b.dataset.tapKey = key;
+    return b;
+  }
   document.addEventListener("click", function (e) {
-    var b = e.target.closest && e.target.closest("#pending-apply, #pending-discard"), m = match();
+    var b = e.target.closest && e.target.closest("#pending-apply, #pending-discard, .pending-apply-one, .pending-discard-one"), m = match();
     if (!b || !m) return;
-    halted = null;
-    if (b.id === "pending-apply") flushNow(true);
-    else P.clear(m.id);
+    if (b.id === "pending-apply") { halted = null; flushNow(true); }
+    else if (b.id === "pending-discard") { halted = null; P.clear(m.id); }
+    else if (b.classList.contains("pending-apply-one")) { halted = null; flushNow(true, null, [b.dataset.tapKey]); }
+    else P.remove(m.id, [b.dataset.tapKey]);
   });
   document.addEventListener("truco:pending-changed", drawPending);
   window.addEventListener("online", function () { backoff = 2000; retryAt = 0; heard(); });

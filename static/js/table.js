@@ -338,7 +338,9 @@
       if (!board || !window.htmx) { finishTap(false, tap); return; }
       var ctx = { sourceElement: board, target: board, swap: "outerMorph", text: text, select: null, selectOOB: null,
                   transition: false, request: { method: "POST", action: url }, response: { status: status }, tap: tap };
+      if (board.contains(document.activeElement)) focusWasOnBoard = true;
       Promise.resolve(htmx.swap(ctx)).then(function () {
+        keepFocus();
         finishTap(status >= 200 && status < 300, tap);
       }, function () {
         finishTap(false, tap);
@@ -714,7 +716,7 @@
   if (kept().length) flushNow();  /* this page came from the scorekeeper: it answers */
 
   var focusWasOnBoard = false;
-  document.addEventListener("htmx:after:settle", function () {
+  function keepFocus() {
     var board = document.getElementById("scoreboard");
     /* Keyboard users keep their place: htmx restores focus by id; otherwise the board. */
     if (focusWasOnBoard && board && (document.activeElement === document.body || !document.activeElement)) {
@@ -722,7 +724,8 @@
     }
     focusWasOnBoard = false;
     keepAwake();
-  });
+  }
+  document.addEventListener("htmx:after:settle", keepFocus);
   keepAwake();
 
   /* New match: "mano in the first hand" and the seats say the names being typed

@@ -55,7 +55,9 @@ def test_an_offline_tap_waits_on_the_phone_then_is_recorded_once(chromium, live)
     strip = page.locator("#pending")
     expect(strip).to_be_visible()
     expect(page.locator("#pending-what")).to_have_text("1 toque esperando envio:")
-    expect(page.locator("#pending-words")).to_contain_text("(Nós)")
+    expect(page.locator("#pending-list li")).to_have_count(1)
+    expect(page.locator("#pending-list li")).to_contain_text("(Nós)")
+    expect(page.locator("#pending-list li .hand-of")).to_have_text("Mão 1")  # the hand it was made in
     expect(page.locator("#score0")).to_have_text("0")  # waiting, never drawn as counted
     expect(page.locator("#score0")).not_to_have_class(re.compile(r"\btentative\b"))
     expect(page.locator("#offline")).to_be_visible()

@@ -1,9 +1,10 @@
 """Static files: where ``templates`` and ``static`` are, the vendored htmx,
-our own scripts and style sheets served minified (rjsmin, rcssmin), versioned static URLs
+our own scripts and style sheets served minified (calmjs.parse, rjsmin, rcssmin), versioned static URLs
 (``?v=`` and a content hash, cached a year) and compression (flask-compress, with a cache
 that keeps static files compressed once at Brotli's best)."""
 
 from __future__ import annotations
+
 
 import hashlib
 import json
@@ -143,19 +144,38 @@ def init_compression(app: Flask) -> None:
 
 
 def minified(path: Path) -> bytes | None:
-    """What is served for our own script or style sheet ``path``: its text minified
-    (rjsmin, rcssmin: comments and spaces out, names and rules kept), UTF-8; ``None`` for
-    any other file, vendored ones included (they come minified), served as it is."""
+    """What is served for our own script or style sheet ``path``: its text minified, UTF-8;
+    ``None`` for any other file, vendored ones included (they come minified), served as it is.
+
+    The page's ES5 scripts (table.js, offline.js) go through calmjs.parse's minifier with local
+    names shortened (globals and properties kept: ``window.trucoPending`` and the page's hooks
+    keep their names), so that the first open of a board stays under its 30 KB (issue 24,
+    tests/browser/test_offline_play.py); a script in a later JavaScript (the engine's module
+    worker) through rjsmin (comments and spaces out, names kept); style sheets through rcssmin.
+    """
     if "vendor" in path.parts or path.suffix not in (".js", ".css"):
         return None
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".js":
-        import rjsmin
-
-        return rjsmin.jsmin(text).encode()
+        return minified_script(text).encode()
     import rcssmin
 
     return rcssmin.cssmin(text).encode()
+
+
+def minified_script(text: str) -> str:
+    """``text``, a script, minified: ES5 with local names shortened (calmjs.parse), a later
+    JavaScript (a module worker) with names kept (rjsmin). See :func:`minified`."""
+    from calmjs.parse import es5
+    from calmjs.parse.exceptions import ECMASyntaxError
+    from calmjs.parse.unparsers.es5 import minify_print
+
+    try:
+        return minify_print(es5(text), obfuscate=True, obfuscate_globals=False)
+    except ECMASyntaxError:  # not ES5: a module worker
+        import rjsmin
+
+        return rjsmin.jsmin(text)
 
 
 def file_stamp(files: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:

@@ -301,7 +301,7 @@
     root.dataset.tapsPosted = String((parseInt(root.dataset.tapsPosted, 10) || 0) + 1);
     fetch(url, {
       method: "POST", body: body, credentials: "same-origin", signal: stop.signal,
-      headers: { "HX-Request": "true", "HX-Target": "section#scoreboard", "HX-Current-URL": location.href, "Accept": "text/html" }
+      headers: { "HX-Request": "true", "Accept": "text/html" }
     }).then(function (res) {
       return res.text().then(function (text) { return [res.status, text]; });
     }).then(function (got) {
@@ -351,14 +351,10 @@
     sayTapRefused(text);
     finishTap(false, tap);
   }
-  function sayTapRefused(text) {
-    var note = document.getElementById("tap-refused"), words = "";
-    try {
-      var doc = new DOMParser().parseFromString(text || "", "text/html"), main = doc.querySelector("main") || doc.body;
-      words = (main ? main.textContent : "").replace(/\s+/g, " ").trim().slice(0, 300);
-    } catch (err) { words = ""; }
+  function sayTapRefused(text) {  /* the error page's message (templates/errors/error.html) */
+    var note = document.getElementById("tap-refused"), got = /class="msg"[^>]*>([^<]*)/.exec(text || "");
     if (!note) return;
-    note.querySelector("span").textContent = words;
+    note.lastChild.textContent = got ? new DOMParser().parseFromString(got[1], "text/html").body.textContent : "";
     notRecorded("tap-refused");
   }
   function putScoreBack() {
@@ -690,16 +686,16 @@
         hand.textContent = t.hand ? d.hand.replace("{n}", t.hand) : "";
         words.textContent = t.words || JSON.stringify(t.action);
         li.appendChild(hand); li.appendChild(words);
-        if (conflict) li.appendChild(stripButton("pending-apply-one", d.applyOne, t.tap_key));
-        li.appendChild(stripButton("pending-discard-one", d.discardOne, t.tap_key));
+        if (conflict) li.appendChild(stripButton("apply", t.tap_key));
+        li.appendChild(stripButton("discard", t.tap_key));
         list.appendChild(li);
       });
     }
     root.style.setProperty("--pending-h", n ? strip.offsetHeight + 6 + "px" : "0px");
   }
-  function stripButton(cls, words, key) {
-    var b = document.createElement("button");
-    b.type = "button"; b.className = cls; b.textContent = words; b.dataset.tapKey = key;
+  function stripButton(what, key) {  /* the strip's own Apply or Discard, for one tap */
+    var b = document.getElementById("pending-" + what).cloneNode(true);
+    b.removeAttribute("id"); b.hidden = false; b.className = "pending-" + what + "-one"; b.dataset.tapKey = key;
     return b;
   }
   document.addEventListener("click", function (e) {

@@ -171,7 +171,7 @@ def test_the_first_and_second_open_stay_in_their_budgets_with_the_engine_on(chro
     # The recorder hears of a finished request through Playwright's events, which arrive while
     # the test talks to the page: pump until every file of the first open was heard of.
     heard = lambda *parts: lambda: all(any(p in r["url"] for r in log.requests) for p in parts)  # noqa: E731
-    pump(page, until=heard(path, "app.css", "table.js", "htmx", "/sw.js", f"/offline/{lang}"))
+    pump(page, until=heard(path, "app.css", "table.js", "htmx", "/sw.js", f"/offline/{lang}", "icon.svg"))
     first = log.take()
     page.goto("about:blank")
     page.goto(live.url + path, wait_until="load")

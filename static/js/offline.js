@@ -16,7 +16,7 @@
   var lang = (script && script.dataset.lang) || "pt_BR";
   var began = performance.now();
   var HELD = "truco:offline-match:";
-  var KEYED_EXPORT = "matches.offline_copy";  /* GET <its rule>?since=N: the actions from N on, with the edit key */
+  var KEYED_EXPORT = "matches.keyed_export";  /* GET <its rule>?since=N: the actions from N on, with the edit key */
   var cfg = null, worker = null, calls = {}, seq = 0, chain = Promise.resolve();
   var match = null;          /* {id, key} of the board page */
   var local = null;          /* a match started on this phone: {offline_id, settings, taps, made_at} */
@@ -79,8 +79,7 @@
     if (offline || !match || shownVersion() <= exportedVersion) { showReady(); return reading || Promise.resolve(); }
     if (reading) return reading.then(refreshExport);
     var since = exported && exportedVersion > 0 ? exportedVersion : 0;
-    var TEMPURL = cfg.routes[KEYED_EXPORT] ? fill(cfg.routes[KEYED_EXPORT], { match_id: match.id, key: match.key }) + "?since=" + since : fill(cfg.routes["records.export"], { match_id: match.id });
-    reading = fetch(TEMPURL, { cache: "no-store" })
+    reading = fetch(fill(cfg.routes[KEYED_EXPORT], { match_id: match.id, key: match.key }) + "?since=" + since, { cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (got) {
         reading = null;

@@ -418,19 +418,23 @@ class MatchService:
     def import_match(
         self, db: store.Database, *, variant: str, options: dict[str, Any], names: list[str], mano: int,
         actions: list[Any], best_of: int = 1, players: list[list[str]] | None = None,
-        match_id: str | None = None, edit_key: str | None = None,
+        match_id: str | None = None, edit_key: str | None = None, tap_keys: list[str | None] | None = None,
     ) -> store.MatchRow:
         """Store a new match rebuilt from an export's settings and actions (same state, its
-        own id and key; ``match_id`` and ``edit_key``: the ones a caller derived itself).
+        own id and key; ``match_id`` and ``edit_key``: the ones a caller derived itself;
+        ``tap_keys``: the key of the tap that made each action, None for none, recorded as
+        :meth:`act` records one).
 
         :raise RuleError: bad settings, or an action the rules refuse (``index`` in its
             params says which); nothing stored.
+        :raise store.IntegrityError: ``match_id`` is taken; nothing stored.
         """
         self.check_settings(variant, options, mano)
         m = Match.replay(variant, options, mano, actions)
         return store.import_match(db, variant=variant, options=m.options, names=names, mano=mano,
                                   actions=m.actions, score=list(m.score), winner=m.winner,
-                                  best_of=best_of, players=players, match_id=match_id, edit_key=edit_key)
+                                  best_of=best_of, players=players, match_id=match_id, edit_key=edit_key,
+                                  tap_keys=tap_keys or ())
 
 
 def check_undo(row: store.MatchRow) -> None:

@@ -31,7 +31,8 @@ ENGINE_WORKER = "js/engine-worker.js"
 #: Pyodide's files the engine loads (under :data:`PYODIDE_DIR`).
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 #: The endpoints whose URL rules the page needs besides the board's own.
-PAGE_ENDPOINTS = ("matches.new", "matches.scoreboard", "matches.poll", "records.export", "offline.upload_match")
+PAGE_ENDPOINTS = ("matches.new", "matches.scoreboard", "matches.poll", "records.export", "matches.keyed_export",
+                  "offline.upload_match")
 
 
 @bp.after_app_request

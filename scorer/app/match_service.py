@@ -402,35 +402,58 @@ class MatchService:
         ``names``, ``best_of`` (the Revanche series' length), ``players`` (None, or each
         side's players in their order of play), ``actions``, plus ``score`` and ``winner``
         for people reading the file); never the edit key."""
-        return {
-            "format": EXPORT_FORMAT,
-            "variant": row.variant,
-            "options": row.options,
-            "mano": row.mano,
-            "names": list(row.names),
-            "best_of": row.best_of,
-            "players": [list(side) for side in row.players] if row.players else None,
-            "actions": store.get_actions(db, row.id),
-            "score": list(row.score),
-            "winner": row.winner,
-        }
+        return {**_export_settings(row), "actions": store.get_actions(db, row.id)}
+
+    @staticmethod
+    def export_since(db: store.Database, row: store.MatchRow, since: int) -> dict[str, Any]:
+        """The export of ``row`` (:meth:`export`) for a phone that holds its first ``since``
+        actions: ``actions`` holds those from index ``since`` on, up to ``row.version`` (they
+        agree with its ``score`` and ``winner``), plus ``since`` and ``version`` (the actions
+        in all). A ``since`` past ``row.version`` (or below 0) gives every action, and
+        ``since`` 0.
+
+        The action list only grows (an Undo is an action added, never one removed), so the
+        first ``since`` actions a phone holds are the stored ones: what it lacks is the tail.
+        """
+        since = since if 0 <= since <= row.version else 0
+        return {**_export_settings(row), "actions": store.get_actions(db, row.id, since=since, until=row.version),
+                "since": since, "version": row.version}
 
     def import_match(
         self, db: store.Database, *, variant: str, options: dict[str, Any], names: list[str], mano: int,
         actions: list[Any], best_of: int = 1, players: list[list[str]] | None = None,
-        match_id: str | None = None, edit_key: str | None = None,
+        match_id: str | None = None, edit_key: str | None = None, tap_keys: list[str | None] | None = None,
     ) -> store.MatchRow:
         """Store a new match rebuilt from an export's settings and actions (same state, its
-        own id and key; ``match_id`` and ``edit_key``: the ones a caller derived itself).
+        own id and key; ``match_id`` and ``edit_key``: the ones a caller derived itself;
+        ``tap_keys``: the key of the tap that made each action, None for none, recorded as
+        :meth:`act` records one).
 
         :raise RuleError: bad settings, or an action the rules refuse (``index`` in its
             params says which); nothing stored.
+        :raise store.IntegrityError: ``match_id`` is taken; nothing stored.
         """
         self.check_settings(variant, options, mano)
         m = Match.replay(variant, options, mano, actions)
         return store.import_match(db, variant=variant, options=m.options, names=names, mano=mano,
                                   actions=m.actions, score=list(m.score), winner=m.winner,
-                                  best_of=best_of, players=players, match_id=match_id, edit_key=edit_key)
+                                  best_of=best_of, players=players, match_id=match_id, edit_key=edit_key,
+                                  tap_keys=tap_keys or ())
+
+
+def _export_settings(row: store.MatchRow) -> dict[str, Any]:
+    """An export's fields besides ``actions`` (:meth:`MatchService.export`)."""
+    return {
+        "format": EXPORT_FORMAT,
+        "variant": row.variant,
+        "options": row.options,
+        "mano": row.mano,
+        "names": list(row.names),
+        "best_of": row.best_of,
+        "players": [list(side) for side in row.players] if row.players else None,
+        "score": list(row.score),
+        "winner": row.winner,
+    }
 
 
 def check_undo(row: store.MatchRow) -> None:

@@ -23,7 +23,7 @@ MESSAGES = {
     422: N_("The request could not be understood."),
 }
 #: Endpoints outside ``/api/`` that a page's script calls with JSON, and that answer JSON.
-JSON_ENDPOINTS = ("matches.upload_taps",)
+JSON_ENDPOINTS = ("matches.upload_taps", "matches.keyed_export")
 CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",
          409: "stale_version", 413: "too_large", 422: "unprocessable"}
 

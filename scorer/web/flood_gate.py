@@ -10,7 +10,7 @@ tournament for the per-match kinds), the gate keeps that refusal until the limit
 window ends, and answers that client's next requests on the same kind's endpoints itself,
 without touching the app: the same 429, ``Retry-After`` and message (the limit's own
 words, in the user's language: the ``lang`` cookie, else ``Accept-Language``, as the app
-chooses), as JSON on ``/api/`` paths and as text elsewhere. It decides only what the
+chooses), as JSON on ``/api/`` paths and the pages' JSON endpoints, and as text elsewhere. It decides only what the
 limiter already decided: the limits count in fixed windows (Flask-Limiter's default), so a
 budget used up stays used up until its window ends, and every request the gate refuses
 would have been refused by the app. Anything else (another address, another match, another
@@ -49,11 +49,14 @@ class FloodGate:
     ``kinds``: endpoint -> the limit kinds on it; ``per_match``: the kinds counted by the
     match or tournament in the path (the others count by address); ``messages``: the
     429's message for a kind counted by address and for one counted by match (msgids with
-    ``{seconds}``); ``headers``: what every answer of the app carries (its security headers)."""
+    ``{seconds}``); ``headers``: what every answer of the app carries (its security headers);
+    ``json_endpoints``: endpoints outside ``/api/`` that answer JSON (their 429 is JSON too)."""
 
     def __init__(self, app: Flask, wsgi_app: Callable, kinds: dict[str, tuple[str, ...]],
-                 per_match: Iterable[str], messages: tuple[str, str], headers: list[tuple[str, str]]) -> None:
+                 per_match: Iterable[str], messages: tuple[str, str], headers: list[tuple[str, str]],
+                 json_endpoints: Iterable[str] = ()) -> None:
         self.wsgi_app = wsgi_app
+        self.json_endpoints = frozenset(json_endpoints)
         self.app = app
         self.kinds = kinds
         self.per_match = frozenset(per_match)
@@ -110,9 +113,9 @@ class FloodGate:
                     return self.answer(environ, start_response, *held)
         return self.wsgi_app(environ, start_response)
 
-    def holding(self, environ: dict, address: str) -> tuple[str, int, bool, float] | None:
-        """``(route, the limit's seconds, per match, the window's end)`` of a refusal that
-        still holds for this request, or None (the app answers it)."""
+    def holding(self, environ: dict, address: str) -> tuple[str, int, bool, float, bool] | None:
+        """``(route, the limit's seconds, per match, the window's end, answered as JSON)`` of a
+        refusal that still holds for this request, or None (the app answers it)."""
         hosts = self.app.config.get("TRUSTED_HOSTS")
         if hosts:
             host = environ.get("HTTP_HOST", "").rsplit(":", 1)[0].strip("[]").lower()
@@ -130,16 +133,16 @@ class FloodGate:
             who = str(args.get("match_id") or args.get("tid") or "none") if here else address
             until, seconds = self.refused.get((kind, who), (0.0, 0))
             if until > now:
-                return rule.rule, seconds, here, until
+                return rule.rule, seconds, here, until, rule.endpoint in self.json_endpoints
         return None
 
     def answer(self, environ: dict, start_response: Callable, route: str, seconds: int,
-               here: bool, until: float) -> list[bytes]:
+               here: bool, until: float, as_json: bool = False) -> list[bytes]:
         """The app's 429 for this refusal: its message in the user's language, JSON on
-        ``/api/`` paths, text elsewhere, with the app's security headers."""
+        ``/api/`` paths (and with ``as_json``), text elsewhere, with the app's security headers."""
         message = self.catalog(self.language(environ)).ugettext(self.messages[1 if here else 0]).format(
             seconds=seconds)
-        if get_path_info(environ).startswith("/api/"):
+        if as_json or get_path_info(environ).startswith("/api/"):
             body = json.dumps({"error": {"code": "too_many_requests", "message": message, "allowed": []}},
                               ensure_ascii=False).encode()
             kind = "application/json"

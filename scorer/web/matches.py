@@ -1,4 +1,5 @@
-"""Pages of a match: new match, scoreboard, actions, share, watch, live polling.
+"""Pages of a match: new match, scoreboard, actions, share, watch, live polling, and the
+match's export its own phones keep (keyed by the edit key).
 
 Every control is a real form that posts and redirects; htmx makes the same forms
 swap the ``#scoreboard`` fragment in place. Views read the request, call the engine
@@ -7,12 +8,13 @@ swap the ``#scoreboard`` fragment in place. Views read the request, call the eng
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from scorer.app import store
@@ -27,6 +29,9 @@ from scorer.web.db import get_db
 from scorer.web.i18n import default_names, translate
 
 bp = Blueprint("matches", __name__)
+
+#: A keyed export's ``since``: ASCII digits only (``str.isdigit`` would take "²").
+SINCE = re.compile(r"[0-9]+", re.ASCII)
 
 
 @bp.get("/")
@@ -188,6 +193,37 @@ def upload_taps(row: store.MatchRow, key: str):
     :raise 404: unknown match. :raise 403: wrong edit key. :raise 422: bad body. (As JSON.)
     """
     return taps.upload_answer(row)
+
+
+@bp.get("/m/<match_id>/<key>/export.json")
+@keyed_match_view
+def keyed_export(row: store.MatchRow, key: str):
+    """The match's export for its own phones (issue 30), which keep it to play on offline: the
+    object of ``GET /api/matches/<id>/export`` plus ``since`` and ``version``; with
+    ``?since=N`` (the actions the phone holds) only the actions from index ``N`` on
+    (:meth:`MatchService.export_since <scorer.app.match_service.MatchService.export_since>`:
+    all of them, and ``since`` 0, when ``N`` is past the match's version). Never cached. Its
+    rate limit is the key's own (``match_copy``), not the one the public export's readers share.
+
+    :raise 404: unknown match. :raise 403: wrong edit key. :raise 422: ``since`` is not a
+        whole number from 0. (As JSON.)
+    """
+    response = jsonify(service().export_since(get_db(), row, since_arg(request.args.get("since"))))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def since_arg(raw: str | None) -> int:
+    """The ``since`` of a keyed export's query: 0 when absent; a number of more than 12 digits
+    is past any match (its whole export).
+
+    :raise 422: not a whole number from 0 written in ASCII digits.
+    """
+    if raw is None:
+        return 0
+    if not SINCE.fullmatch(raw):
+        abort(422, gettext("since must be a whole number from 0: how many of the match's actions this phone has."))
+    return int(raw) if len(raw) <= 12 else -1
 
 
 @bp.get("/m/<match_id>/<key>/undo")

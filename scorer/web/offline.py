@@ -22,6 +22,7 @@ from scorer.web.assets import IMMUTABLE, PYODIDE_DIR
 from scorer.web.common import error_json, json_body, public_base, service
 from scorer.web.db import get_db
 from scorer.web.security import CSP
+from scorer.web.taps import TAP_KEY
 
 bp = Blueprint("offline", __name__)
 
@@ -30,7 +31,8 @@ ENGINE_WORKER = "js/engine-worker.js"
 #: Pyodide's files the engine loads (under :data:`PYODIDE_DIR`).
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 #: The endpoints whose URL rules the page needs besides the board's own.
-PAGE_ENDPOINTS = ("matches.new", "matches.scoreboard", "matches.poll", "records.export", "offline.upload_match")
+PAGE_ENDPOINTS = ("matches.new", "matches.scoreboard", "matches.poll", "records.export", "matches.keyed_export",
+                  "offline.upload_match")
 
 
 @bp.after_app_request
@@ -86,17 +88,32 @@ def engine(digest: str):
 OFFLINE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
-def upload_actions(raw) -> list[dict]:
-    """The actions of an upload's ``taps`` (``[{"tap_key", "version", "action"}]``), in order.
+def offline_taps(raw) -> list[offline_matches.OfflineTap]:
+    """The taps of an upload's ``taps`` (``[{"tap_key", "version", "action"}]``), in order; a
+    tap's ``tap_key`` may be absent or null (a client that keeps none), its ``version`` is not
+    read (tap ``i`` is the match's action ``i``).
 
-    :raise 422: not a list of taps each holding an action object, or more than ``MAX_ACTIONS``.
+    :raise 422: not a list of taps each holding an action object, more than ``MAX_ACTIONS``,
+        a key that is not 8 to 64 letters, digits, ``-`` or ``_``, or one key on two taps
+        (the message names the tap by its number).
     """
     if not isinstance(raw, list) or not all(isinstance(t, dict) and isinstance(t.get("action"), dict) for t in raw):
         abort(422, gettext("Taps must be a list of objects, each with its action (an object)."))
     limit = current_app.config["MAX_ACTIONS"]
     if len(raw) > limit:
         abort(422, gettext("A match can hold at most {limit} actions.").format(limit=limit))
-    return [t["action"] for t in raw]
+    seen: set[str] = set()
+    for number, tap in enumerate(raw, start=1):
+        key = tap.get("tap_key")
+        if key is not None and (not isinstance(key, str) or not TAP_KEY.fullmatch(key)):
+            abort(422, gettext("Tap number %(n)d has a bad tap_key: a tap's key is 8 to 64 letters, digits, - or _.",
+                               n=number))
+        if key in seen:
+            abort(422, gettext("Tap number %(n)d has the key of an earlier tap: each tap needs a key of its own.",
+                               n=number))
+        if key is not None:
+            seen.add(key)
+    return [offline_matches.OfflineTap(t.get("tap_key"), t["action"]) for t in raw]
 
 
 def upload_settings(data: Mapping[str, object]) -> dict[str, object]:
@@ -118,12 +135,14 @@ def upload_settings(data: Mapping[str, object]) -> dict[str, object]:
 def upload_match():
     """A match started on a phone with no scorekeeper: ``{"offline_id", "variant", "options",
     "names", "mano", "best_of", "players", "taps": [{"tap_key", "version", "action"}]}``.
-    Stored once per ``offline_id``: 201 the first time, 200 for a repeat (the same id and
-    key; only taps past those stored are recorded), with ``{"id", "edit_key", "edit_url",
-    "watch_url", "share_url", "version", "applied", "repeated"}``.
+    Stored once per ``offline_id``, each tap once with its key (:func:`offline_taps`): 201 the
+    first time, 200 for a repeat (the same id and key; only taps past those stored are
+    recorded, each at its own place however many copies arrive at once), with ``{"id",
+    "edit_key", "edit_url", "watch_url", "share_url", "version", "applied", "repeated"}``.
 
     :raise 422: a bad ``offline_id``, settings or taps, an action the rules refuse (the
-        engine's error, ``index`` in its params), or a stored match that is not this one.
+        engine's error, ``index`` in its params), or a stored match that is not this one
+        (``offline_mismatch``).
     :raise 413: the body is too large.
     """
     data = json_body()
@@ -132,10 +151,10 @@ def upload_match():
         abort(422, gettext("offline_id must be 16 to 64 letters, digits, - or _."))
     settings = upload_settings(data)
     names = settings["names"]
-    actions = upload_actions(data.get("taps"))
+    taps = offline_taps(data.get("taps"))
     try:
         done = offline_matches.upload(service(), get_db(), current_app.extensions["truco_tournament_keys"],
-                                      offline_id=offline_id, settings=settings, actions=actions)
+                                      offline_id=offline_id, settings=settings, taps=taps)
     except TrucoError as e:
         return error_json(e, names=names)
     row, base = done.row, public_base()

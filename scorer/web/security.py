@@ -6,8 +6,10 @@ https-only cookies and HSTS, Host checking and refusing cross-site posts.
   tournaments, importing, recording (actions, renames, Revanche, tournament corrections and
   confirmations), wrong keys (403s) and the heavy reads (state JSON, exports, CSV, the
   organizer's and teams' pages, cards, TV); per match or tournament on recording and on
-  exports, CSV and cards. A client over a limit gets 429 with ``Retry-After`` and a message
-  in its language. Counters live in this process (``memory://``) unless
+  exports, CSV and cards; per match, counting only the right key, on the keyed export the
+  match's own phones read after every change (``match_copy``: never the public export's budget,
+  which strangers who know the watch link share). A client over a limit gets 429 with
+  ``Retry-After`` and a message in its language. Counters live in this process (``memory://``) unless
   ``RATELIMIT_STORAGE_URI`` names a shared store (Flask-Limiter's ``redis://`` or
   ``memcached://``), which several app servers need for one budget. Once the limiter has
   refused a client, :class:`scorer.web.flood_gate.FloodGate` refuses that client's next
@@ -37,6 +39,7 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorer.core.errors import N_
+from scorer.web.errors import JSON_ENDPOINTS
 from scorer.web.flood_gate import FloodGate, record_refusal
 
 #: Content-Security-Policy of every response: nothing inline, nothing from elsewhere.
@@ -56,6 +59,7 @@ RATE_LIMITS = {
     "wrong_key": "60/minute",
     "read": "600/minute",
     "match_read": "30/minute",
+    "match_copy": "600/minute",
 }
 #: The endpoints that record something on a match or a tournament with its key.
 WRITES = ("matches.act", "matches.upload_taps", "api.post_action", "api.upload_taps", "records.rename", "matches.revanche", "tournaments.correct",
@@ -69,6 +73,8 @@ TOURNAMENT_PAGES = ("tournaments.organizer", "tournaments.cards", "tournaments.c
 STATS = ("stats.match_stats", "stats.series_stats", "stats.tournament_stats", "stats.stats_csv", "stats.tournament_stats_csv", "stats.stats_page",
          "stats.story_chart", "stats.series_picture", "stats.tournament_picture", "stats.tournament_summary")
 EXPORTS = ("records.export", "records.log_csv", "tournament_api.export", "tournament_api.results_csv", "tournaments.cards")
+#: The match's export its own phones read with the edit key (8 phones after every change fit in 600 a minute).
+MATCH_COPY = ("matches.keyed_export",)
 #: Which endpoints each limit covers (one budget shared by the endpoints of a kind).
 LIMITED = {
     "create": ("matches.create", "api.create_match"),
@@ -76,10 +82,11 @@ LIMITED = {
     "import": ("records.restore", "offline.upload_match"),
     "action": WRITES,
     "match_action": WRITES,
-    "wrong_key": WRITES + MATCH_PAGES + TOURNAMENT_PAGES,
+    "wrong_key": WRITES + MATCH_PAGES + MATCH_COPY + TOURNAMENT_PAGES,
     "read": ("api.get_match", "tournament_api.state", "tournaments.tv", "tournaments.tv_live")
     + tuple(dict.fromkeys(EXPORTS + TOURNAMENT_PAGES + STATS)),
     "match_read": EXPORTS,
+    "match_copy": MATCH_COPY,
 }
 #: ``Strict-Transport-Security`` sent with an https public URL (a year).
 HSTS = "max-age=31536000"
@@ -140,6 +147,7 @@ def _a_wrong_key(response) -> bool:
 COUNTING = {
     "match_action": (match_in_path, _a_stored_change),
     "match_read": (match_in_path, None),
+    "match_copy": (match_in_path, _a_stored_change),
     "wrong_key": (client_address, _a_wrong_key),
 }
 #: The kinds counted per match or tournament (their 429 says "this match").
@@ -195,7 +203,7 @@ def init_rate_limits(app: Flask) -> None:
                ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store")]  # as init_security_headers
     if app.config.get("HSTS"):
         headers.append(("Strict-Transport-Security", HSTS))
-    gate = FloodGate(app, app.wsgi_app, kinds, PER_MATCH, (TOO_MANY, TOO_MANY_HERE), headers)
+    gate = FloodGate(app, app.wsgi_app, kinds, PER_MATCH, (TOO_MANY, TOO_MANY_HERE), headers, JSON_ENDPOINTS)
     app.wsgi_app = app.extensions["truco_flood_gate"] = gate
 
     @app.errorhandler(RateLimitExceeded)
@@ -204,7 +212,7 @@ def init_rate_limits(app: Flask) -> None:
         seconds = max(1, int(e.limit.limit.get_expiry() if e.limit else 60))
         here = e.limit is not None and e.limit.scope in PER_MATCH
         message = gettext(TOO_MANY_HERE if here else TOO_MANY).format(seconds=seconds)
-        if request.path.startswith("/api/"):
+        if request.path.startswith("/api/") or request.endpoint in JSON_ENDPOINTS:
             response = jsonify(error={"code": "too_many_requests", "message": message, "allowed": []})
         else:
             response = app.make_response(render_template("errors/error.html", code=429, message=message))

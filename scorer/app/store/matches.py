@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -185,6 +186,7 @@ def import_match(
     players: Any = None,
     match_id: str | None = None,
     edit_key: str | None = None,
+    tap_keys: Sequence[str | None] = (),
 ) -> MatchRow:
     """Store a new match that already has ``actions`` (a restored export), all or nothing.
 
@@ -193,8 +195,12 @@ def import_match(
     ``players`` as in :func:`create_match` (a new series of that length starts). The
     row returned carries the new plain ``edit_key``. A caller that derives the id and the key
     itself (a match started offline, :mod:`scorer.app.offline_matches`) passes them.
+    ``tap_keys``: the key of the tap that made each action, in the same order (None: none),
+    recorded in the same transaction as :func:`scorer.app.store.actions.append_action` records
+    one, so a repeat of the upload finds them by key.
 
-    :raise IntegrityError: ``match_id`` is taken (the same upload stored it first).
+    :raise IntegrityError: ``match_id`` is taken (the same upload stored it first), or a tap
+        key is given twice; nothing stored.
     """
     key = edit_key or new_edit_key()
     with write(db):
@@ -206,6 +212,9 @@ def import_match(
                 [{"id": match_id, "seq": seq, "body": json.dumps(a, sort_keys=True), "now": now}
                  for seq, a in enumerate(actions)],
             )
+        taps = [{"id": match_id, "k": k, "seq": seq, "now": now} for seq, k in enumerate(tap_keys) if k is not None]
+        if taps:
+            db.execute("INSERT INTO tap (match_id, tap_key, seq, created) VALUES (:id, :k, :seq, :now)", taps)
         db.execute(
             "UPDATE match SET version = :v, score0 = :s0, score1 = :s1, winner = :winner WHERE id = :id",
             {"v": len(actions), "s0": int(score[0]), "s1": int(score[1]), "winner": winner, "id": match_id},

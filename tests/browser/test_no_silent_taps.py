@@ -41,8 +41,8 @@ NEVER_MS = 30_000
 
 @pytest.fixture(scope="module")
 def shipped(tmp_path_factory):
-    """``truco serve`` as README starts it: the offline engine on, the double-tap guard on."""
-    server = Server(tmp_path_factory.mktemp("shipped") / "truco.sqlite3", threads=4, offline_engine=True)
+    """``truco serve`` as README starts it: 8 threads, the offline engine on, the double-tap guard on."""
+    server = Server(tmp_path_factory.mktemp("shipped") / "truco.sqlite3", threads=8, offline_engine=True)
     yield server
     server.stop()
 

@@ -17,7 +17,8 @@ bench/tournament.py; printed only), ``--only phones`` (what an unchanged poll co
 (tables per app core for the laptop command and the hosted recipe, and another table's
 action p95 during a flood, bench/hosting.py); these two write their part of
 ``bench/results_hosting.json``; ``--only stats`` (the statistics of a 31-match night,
-bench/stats.py; printed only).
+bench/stats.py; printed only); ``--only taps`` (two throttled phones: phone-to-phone delay and
+taps per silent loss, bench/taps.py, ``bench/results_taps.json``).
 """
 
 from __future__ import annotations
@@ -288,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
-    ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting", "stats", "offline"],
+    ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting", "stats", "offline", "taps"],
                     help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
                          "bench/results_db.json; tournament: a 64-team knockout); results.json is not written")
     ap.add_argument("--reference", metavar="PATH",
@@ -306,6 +307,11 @@ def main(argv: list[str] | None = None) -> int:
         budget = 120.0 if args.only == "phones" else (540.0 if args.reference else 300.0)  # about 2, 5 or 9 minutes
         return hosting.main(args.only, args.quick, Clock(budget), say, measure_capacity, run_loadgen,
                             reference=args.reference)
+    if args.only == "taps":  # issue 30: bench/taps.py
+        from bench import taps
+
+        clock = Clock(3600.0)
+        return taps.main(args.quick, lambda text: say(clock, text))
     if args.only == "offline":  # issue 24: bench/offline.py
         from bench import offline
 

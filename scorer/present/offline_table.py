@@ -164,7 +164,7 @@ class BoardRenderer:
         board = board_view(state, self.catalog, gloss=self.gloss, last_action=dict(last) if last else None,
                            players=table.export.get("players"), first_mano=int(table.export.get("mano") or 0))
         page = BoardPage(board=board, links=self.links(table.match_id, table.key, board.version), can_edit=True,
-                         message=message, guard_ms=0, shown=f"{time.time():.3f}", oob=False)
+                         message=message, guard_ms=0, shown=f"{time.time():.3f}", oob=True)
         return self.env.get_template("partials/_scoreboard.html").render(page=page)
 
     def banner(self, waiting: int, new_match: bool = False) -> dict[str, str]:

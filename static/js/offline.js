@@ -109,8 +109,10 @@
     var board = document.getElementById("scoreboard");
     var t = document.createElement("template");
     t.innerHTML = html.trim();
-    var fresh = t.content.firstElementChild;
+    var fresh = t.content.firstElementChild, said = t.content.querySelector("#announce"), announce = document.getElementById("announce");
     if (!board || !fresh) return;
+    if (said && announce) announce.textContent = said.textContent;  /* the screen reader's line follows the board (issue 30) */
+    if (said && said.parentNode) said.parentNode.removeChild(said);
     var focused = board.contains(document.activeElement);
     board.replaceWith(fresh);
     if (local) {  /* no address yet: nothing to share until it is uploaded */

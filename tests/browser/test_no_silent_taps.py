@@ -31,6 +31,8 @@ HAND = [
     (0, {"type": "trick", "winner": 0}),
 ]
 HANDS = 10
+#: The variant of the measurement (bench/taps.py plays the same).
+VARIANT = "argentino-30"
 #: A player's second between a button turning live and the finger on it.
 THINK_MS = 1000
 #: How long a phone may follow the scorekeeper without saying so (docs/table.md).
@@ -89,7 +91,7 @@ def tap_until_recorded(page, server, match_id: str, action: dict, notes: list) -
 
 
 def test_two_throttled_phones_lose_no_tap_in_silence_and_none_stays_behind(chromium, shipped):
-    path, match_id, _key = create_match(shipped, variant="argentino-30", name0="Nosotros", name1="Ellos")
+    path, match_id, _key = create_match(shipped, variant=VARIANT, name0="Nosotros", name1="Ellos")
     phones = [throttled_phone(chromium, shipped.url + path, 4), throttled_phone(chromium, shipped.url + path, 6)]
     pages = [p for _c, p in phones]
     notes: list = []

@@ -21,13 +21,13 @@ WON1 = {"side": 1, "type": "hand_winner"}
 BACK = 20_000
 
 
-def open_board(chromium, live, path, **kw):
+def open_board(chromium, live, path, version: int = 0, **kw):
     ctx = new_context(chromium, **kw)
     page = ctx.new_page()
     errors: list[str] = []
     watch_errors(page, errors)
     page.goto(live.url + path)
-    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "0")
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", str(version))
     return ctx, page, errors
 
 
@@ -120,6 +120,9 @@ def test_a_pending_tap_survives_a_reload(chromium, live):
     ctx.close()
 
 
+TRICK1 = {"type": "trick", "winner": 1}
+
+
 @pytest.mark.parametrize("choice", ["apply", "discard"])
 def test_a_conflict_with_a_second_phone_asks_and_merges_nothing_until_told(chromium, live, choice):
     path, match_id, key = create_match(live)
@@ -127,8 +130,8 @@ def test_a_conflict_with_a_second_phone_asks_and_merges_nothing_until_told(chrom
     scorekeeper_unreachable(page)
     action_button(page, WON0).click()
     expect(page.locator("#pending")).to_be_visible()
-    api_act(live, match_id, key, WON1, 0)  # the second phone records first
-    expect(page.locator("#score1")).to_have_text("1")  # this phone's poll shows it
+    api_act(live, match_id, key, TRICK1, 0)  # the second phone records first (a trick: the hand goes on)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")  # this phone's poll shows it
     page.unroute("**/taps")
     with page.expect_response("**/taps", timeout=BACK) as asked:
         pass
@@ -145,7 +148,7 @@ def test_a_conflict_with_a_second_phone_asks_and_merges_nothing_until_told(chrom
     expect(page.locator("#pending")).to_be_hidden()
     if choice == "apply":
         expect(page.locator("#score0")).to_have_text("1")
-        assert stored(live, match_id)["score"] == [1, 1]
+        assert stored(live, match_id)["score"] == [1, 0] and stored(live, match_id)["version"] == 2
     else:
         assert stored(live, match_id)["version"] == 1
         page.reload()
@@ -215,4 +218,58 @@ def test_many_kept_taps_go_up_in_several_uploads_each_recorded_once(chromium, li
     state = stored(live, match_id)
     assert state["version"] == 250 and state["score"] == [0, 0]
     assert kept(page, match_id) == [] and errors == []
+    ctx.close()
+
+
+def test_apply_leaves_out_the_taps_of_a_hand_that_ended_and_each_tap_has_its_own_buttons(chromium, live):
+    """Issue 30's measurement: phone A, with no answer, records "Truco!" (Eles) and "Não quero"
+    (Nós) in hand 3 while phone B records "won the hand (Nós)" for hand 3. The strip lists both
+    taps in full with their hand ("Mão 3"), each with its own Apply and Discard; Apply records
+    neither in hand 4 (which nobody played) and says why; the scorekeeper keeps hand 3 once."""
+    path, match_id, key = create_match(live)
+    for version, side in enumerate((0, 1)):  # hands 1 and 2
+        api_act(live, match_id, key, {"type": "hand_winner", "side": side}, version)
+    ctx, page, errors = open_board(chromium, live, path, version=2)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-hand", "3")
+    scorekeeper_unreachable(page)
+    action_button(page, {"type": "call", "side": 1, "call": "truco"}).click()
+    expect(page.locator("#pending-list li")).to_have_count(1)
+    api_act(live, match_id, key, WON0, 2)  # phone B ends hand 3 meanwhile
+    page.evaluate("""id => { const t = window.trucoPending.list(id)[0];
+        window.trucoPending.add(id, {tap_key: window.trucoPending.key(), version: t.version + 1, hand: 3, made_at: Date.now(),
+                                     offline: false, words: "Não quero (Nós)", action: {type: "no_quiero", side: 0}}); }""",
+                  match_id)  # the second tap, made on the board the first one painted (as offline play keeps it)
+    page.unroute("**/taps")
+    expect(page.locator("#pending-apply")).to_be_visible(timeout=BACK)
+    items = page.locator("#pending-list li")
+    expect(items).to_have_count(2)
+    expect(items.nth(0)).to_contain_text("Mão 3")
+    expect(items.nth(1)).to_contain_text("Mão 3")
+    expect(items.nth(1)).to_contain_text("Não quero (Nós)")
+    expect(items.nth(0).locator(".pending-apply-one")).to_be_visible()
+    expect(items.nth(0).locator(".pending-discard-one")).to_be_visible()
+    # Every tap in full at 360x640: the strip's list can be scrolled to its last tap.
+    items.nth(1).scroll_into_view_if_needed()
+    expect(items.nth(1)).to_be_in_viewport()
+    page.click("#pending-apply")
+    expect(page.locator("#pending-refused")).to_be_visible()
+    expect(page.locator("#pending-refused")).to_contain_text("mão 3")
+    expect(page.locator("#pending")).to_be_hidden()
+    state = stored(live, match_id)
+    assert state["version"] == 3 and state["score"] == [2, 1]  # hand 3 once, hand 4 untouched
+    assert kept(page, match_id) == [] and errors == []
+    ctx.close()
+
+
+def test_one_waiting_tap_can_be_discarded_alone(chromium, live):
+    path, match_id, _key = create_match(live)
+    ctx, page, errors = open_board(chromium, live, path)
+    scorekeeper_unreachable(page)
+    action_button(page, WON0).click()
+    expect(page.locator("#pending-list li")).to_have_count(1)
+    action_button(page, WON1).click()
+    expect(page.locator("#pending-list li")).to_have_count(2)
+    page.locator("#pending-list li").nth(0).locator(".pending-discard-one").click()
+    expect(page.locator("#pending-list li")).to_have_count(1)
+    assert [t["action"] for t in kept(page, match_id)] == [WON1]
     ctx.close()

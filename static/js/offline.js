@@ -6,9 +6,9 @@
    On a board: when a tap or a poll gets no answer, the phone plays on. Each tap is applied by
    the same Python rules core, the board drawn by the same view code and template and swapped
    into #scoreboard, and the tap kept with window.trucoPending.add(..., offline: true)
-   (OFFLINE-PROTOCOL.md, section 2) until the scorekeeper answers and the page sends it.
+   (docs/offline.md) until the scorekeeper answers and the page sends it.
    On the new-match page: a match started when the scorekeeper cannot be reached lives on the
-   phone (localStorage "truco:offline-match:<id>") and is uploaded once it can (section 4). */
+   phone (localStorage "truco:offline-match:<id>") and is uploaded once it can (docs/offline.md, "A match started with no scorekeeper"). */
 (function () {
   "use strict";
   var root = document.documentElement;

@@ -3,7 +3,7 @@
    answers (window.trucoPending, first below, keeps them). Everything here is an extra: the pages work without it
    (forms post and redirect). */
 /* window.trucoPending: the taps kept on this phone until the scorekeeper answers (issue 24; the
-   contract with the offline engine: OFFLINE-PROTOCOL.md section 2; in this file, not one of its
+   contract with the offline engine: docs/offline.md; in this file, not one of its
    own, so the first open stays one script lighter). A tap made without an answer is kept in
    localStorage ("truco:pending:<match id>", oldest first) and sent again, with its own key, when
    the scorekeeper answers: the scorekeeper records a key once, so a tap whose answer was lost
@@ -627,7 +627,7 @@
     var note = document.getElementById("unheard"), board = document.getElementById("scoreboard");
     if (!note || !board || !board.getAttribute("hx-get") || document.visibilityState !== "visible" ||
         root.classList.contains("playing-offline")) return;
-    note.hidden = performance.now() - lastHeard < UNHEARD_MS;
+    note.hidden = root.classList.contains("stale") || performance.now() - lastHeard < UNHEARD_MS;  /* or the banner says it */
   }
   setInterval(watchHeard, 1000);
   document.addEventListener("visibilitychange", function () {

@@ -18,7 +18,7 @@ from conftest import action_button, create_match, new_context, watch_errors
 from live_server import Server
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The pending taps' keeper (window.trucoPending, OFFLINE-PROTOCOL.md section 2) is wt-idem's; the
+#: The pending taps' keeper (window.trucoPending, docs/offline.md) is wt-idem's; the
 #: tests that upload taps through it need it on the page.
 HAS_PENDING = "window.trucoPending" in "".join(p.read_text() for p in (ROOT / "static" / "js").glob("*.js")
                                                if p.name not in ("offline.js", "engine-worker.js"))

@@ -113,3 +113,27 @@ def test_an_undo_after_its_confirmation_carries_a_key_and_is_recorded_once(chrom
     expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
     assert stored(live, match_id)["version"] == 2
     ctx.close()
+
+
+def test_a_phone_that_hears_nothing_for_three_seconds_says_so_and_keeps_asking(chromium, live):
+    """Issue 30: polls held by a stalled line (answered by nobody) leave the board as it was; after
+    3 s without an answer the phone says so under the board, while it keeps asking, and the note
+    goes once an answer comes. The page's clock is Playwright's, paused: it moves as the test runs it."""
+    path, _match_id, _key = create_match(live, variant="paulista")
+    ctx = new_context(chromium)
+    page = ctx.new_page()
+    page.clock.install()
+    page.goto(live.url + path)
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", "0")
+    page.clock.pause_at(page.evaluate("Date.now()") + 500)
+    held = []
+    page.route("**/board?*", lambda route: held.append(route))  # the line stalls: no poll is answered
+    expect(page.locator("#unheard")).to_be_hidden()  # the last poll was answered under 2 s ago (page time)
+    page.clock.run_for(4000)
+    expect(page.locator("#unheard")).to_be_visible()
+    expect(page.locator("#unheard")).to_contain_text("Sem notícias do marcador")
+    assert held  # it kept asking
+    page.unroute("**/board?*")  # the line is back (Playwright lets the held polls go on)
+    page.clock.run_for(1500)  # the next polls are answered
+    expect(page.locator("#unheard")).to_be_hidden()
+    ctx.close()

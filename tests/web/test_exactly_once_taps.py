@@ -1,4 +1,4 @@
-"""Exactly-once taps across a drop (issue 24, item 1; the contract: OFFLINE-PROTOCOL.md sections 1-3).
+"""Exactly-once taps across a drop (issue 24, item 1; the contract: docs/offline.md and docs/api.md).
 
 Each tap a phone makes with JavaScript carries its own key (``tap_key``, or the
 ``Idempotency-Key`` header) and the version it was made on. The scorekeeper records a key once,

@@ -4,8 +4,9 @@ https-only cookies and HSTS, Host checking and refusing cross-site posts.
 - **Rate limits** (Flask-Limiter, :data:`RATE_LIMITS` on the endpoints of :data:`LIMITED`):
   per client address on creating matches (page form and API share one budget), creating
   tournaments, importing, recording (actions, renames, Revanche, tournament corrections and
-  confirmations), wrong keys (403s) and the heavy reads (state JSON, exports, CSV, the
-  organizer's and teams' pages, cards, TV); per match or tournament on recording and on
+  confirmations) and the heavy reads (state JSON, exports, CSV, the organizer's and teams'
+  pages, cards, TV); per address on one match or tournament on wrong keys (403s: a guest
+  behind a bar's address holds up no other table of the bar); per match or tournament on recording and on
   exports, CSV and cards; per match, counting only the right key, on the keyed export the
   match's own phones read after every change (``match_copy``: never the public export's budget,
   which strangers who know the watch link share). A client over a limit gets 429 with
@@ -40,21 +41,23 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorer.core.errors import N_
 from scorer.web.errors import JSON_ENDPOINTS
-from scorer.web.flood_gate import FloodGate, record_refusal
+from scorer.web.flood_gate import BY_ADDRESS_AND_MATCH, BY_MATCH, FloodGate, counted_as, record_refusal
 
 #: Content-Security-Policy of every response: nothing inline, nothing from elsewhere.
 CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
 #: Default limits (Flask-Limiter's notation; ``;`` separates several). Most count per client
 #: address (:func:`client_address`): many phones share one public address (a bar's Wi-Fi), so
-#: an address may tap a lot (600 tables each tapping every 20 s are 1,800 taps a minute);
-#: ``match_action`` and ``match_read`` count per match or tournament (what one table or one
-#: organizer can do), so a stranger flooding one match is slowed alone.
+#: an address may tap a lot (600 tables each tapping every 5 s are 7,200 taps a minute, 120 a
+#: second: ``action`` allows twice that) and open a bar's tables (60 in a minute, 600 in an
+#: evening); ``match_action`` and ``match_read`` count per match or tournament (what one table or one
+#: organizer can do), so a stranger flooding one match is slowed alone; ``wrong_key`` counts
+#: per address on one match (:func:`address_on_match`).
 RATE_LIMITS = {
-    "create": "30/minute;300/hour",
+    "create": "120/minute;1200/hour",
     "tournament": "5/minute;30/hour",
     "import": "10/minute;100/hour",
-    "action": "3000/minute",
+    "action": "14400/minute",
     "match_action": "60/minute",
     "wrong_key": "60/minute",
     "read": "600/minute",
@@ -125,8 +128,14 @@ def client_address() -> str:
 def match_in_path() -> str:
     """The match or tournament a request names in its path (what ``match_action`` and
     ``match_read`` count by)."""
-    args = request.view_args or {}
-    return str(args.get("match_id") or args.get("tid") or "none")
+    return counted_as(BY_MATCH, client_address(), request.view_args or {})
+
+
+def address_on_match() -> str:
+    """``"<address>/<match or tournament id>"``: what ``wrong_key`` counts by, so one guest's
+    wrong keys behind a bar's shared address hold up that guest on that match alone, never
+    the bar's other tables."""
+    return counted_as(BY_ADDRESS_AND_MATCH, client_address(), request.view_args or {})
 
 
 def _a_stored_change(response) -> bool:
@@ -148,10 +157,13 @@ COUNTING = {
     "match_action": (match_in_path, _a_stored_change),
     "match_read": (match_in_path, None),
     "match_copy": (match_in_path, _a_stored_change),
-    "wrong_key": (client_address, _a_wrong_key),
+    "wrong_key": (address_on_match, _a_wrong_key),
 }
+#: The same, as the flood gate reads it: kind -> :data:`BY_MATCH` or :data:`BY_ADDRESS_AND_MATCH`.
+COUNTED_BY = {kind: BY_MATCH if key_func is match_in_path else BY_ADDRESS_AND_MATCH
+              for kind, (key_func, _) in COUNTING.items()}
 #: The kinds counted per match or tournament (their 429 says "this match").
-PER_MATCH = tuple(kind for kind, (key_func, _) in COUNTING.items() if key_func is match_in_path)
+PER_MATCH = tuple(kind for kind, by in COUNTED_BY.items() if by == BY_MATCH)
 
 
 def _exempt() -> bool:
@@ -168,9 +180,11 @@ def init_rate_limits(app: Flask) -> None:
     ``RATELIMIT_ENABLED`` False turns them off (Flask-Limiter's own setting).
 
     A kind with a ``deduct_when`` (:data:`COUNTING`) is checked before the view and
-    counted after it, only when the answer says so: ``wrong_key`` counts 403s, and once an
-    address has used it up every keyed request from it gets 429; ``match_action``
-    counts the requests that carried the right key.
+    counted after it, only when the answer says so: ``wrong_key`` counts 403s per address
+    on one match or tournament, and once an address has used it up there, every keyed
+    request from that address on that match gets 429 (its other matches, and the
+    other addresses on that match, go on); ``match_action`` counts the requests that carried
+    the right key.
     """
     from flask_limiter import Limiter
     from flask_limiter.errors import RateLimitExceeded
@@ -203,7 +217,7 @@ def init_rate_limits(app: Flask) -> None:
                ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store")]  # as init_security_headers
     if app.config.get("HSTS"):
         headers.append(("Strict-Transport-Security", HSTS))
-    gate = FloodGate(app, app.wsgi_app, kinds, PER_MATCH, (TOO_MANY, TOO_MANY_HERE), headers, JSON_ENDPOINTS)
+    gate = FloodGate(app, app.wsgi_app, kinds, COUNTED_BY, (TOO_MANY, TOO_MANY_HERE), headers, JSON_ENDPOINTS)
     app.wsgi_app = app.extensions["truco_flood_gate"] = gate
 
     @app.errorhandler(RateLimitExceeded)

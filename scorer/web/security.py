@@ -32,6 +32,8 @@ https-only cookies and HSTS, Host checking and refusing cross-site posts.
 from __future__ import annotations
 
 import ipaddress
+import math
+import time
 from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, jsonify, render_template, request
@@ -190,7 +192,9 @@ def init_rate_limits(app: Flask) -> None:
     from flask_limiter.errors import RateLimitExceeded
 
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    # Flask-Limiter's headers would put its window's end in ``Retry-After`` on every answer of a
+    # limited endpoint, a 503 (the database away: 2 s, scorer.web.db) too: the 429 below says it itself.
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     limits = {**RATE_LIMITS, **(app.config.get("RATE_LIMITS") or {})}
     limiter = Limiter(client_address, app=app)
     limiter.request_filter(_exempt)
@@ -231,7 +235,17 @@ def init_rate_limits(app: Flask) -> None:
         else:
             response = app.make_response(render_template("errors/error.html", code=429, message=message))
         response.status_code = 429
+        response.headers["Retry-After"] = str(_retry_after(limiter, seconds))
         return response
+
+
+def _retry_after(limiter, seconds: int) -> int:
+    """Whole seconds until the refused limit's window ends (1 to ``seconds``, the window's length)."""
+    try:
+        reset_at = limiter.current_limit.reset_at
+    except Exception:  # noqa: BLE001 (no current limit, or a shared store that does not answer)
+        return seconds
+    return max(1, min(seconds, math.ceil(reset_at - time.time())))
 
 
 def https_public_url(app: Flask) -> bool:
@@ -239,9 +253,14 @@ def https_public_url(app: Flask) -> bool:
 
 
 def _same_site_origin(origin: str) -> bool:
-    """Whether an ``Origin`` header names this site (the Host asked for, or the public URL)."""
+    """Whether an ``Origin`` header names this site (the Host asked for, or the public URL).
+    A site served over https (the request's scheme, after a trusted proxy's ``ProxyFix``, or
+    an https public URL) is never its own plain-http page: ``http://<its host>`` is another
+    origin (a page an attacker on the network can write), refused as cross-site."""
     parts = urlsplit(origin)
     if not parts.netloc:
+        return False
+    if parts.scheme != "https" and (request.scheme == "https" or https_public_url(current_app)):
         return False
     if parts.netloc == request.host:
         return True

@@ -126,6 +126,43 @@ def test_the_access_log_never_holds_a_key(hosted):
     assert f"POST /api/matches/{match['id']}/actions HTTP/" in log and "127.0.0.9 " in log
 
 
+def test_the_access_log_holds_no_key_however_the_path_is_spelled(hosted):
+    """Issue 31, item 4: ``/%6D/<id>/<key>/board`` reaches the board (200) and was logged with
+    its key. Every spelling the app answers (percent-encoded letters, doubled slashes, a key
+    with an encoded character, a tournament's and a team's links spelled so), and some it
+    refuses (another case, dot segments, an unknown first part), is logged without the key."""
+    _server, proxy = hosted()
+    phone = Phone(proxy, "127.0.0.10")
+    match = create(phone)[1]
+    status, t, _ = phone.request("POST", "/api/tournaments", {"variant": "paulista", "teams": ["A", "B", "C", "D"],
+                                                               "confirm": True})
+    assert status == 201
+    page = phone.request("GET", f"/t/{t['id']}/{t['organizer_key']}")[1]
+    team_key = re.search(rf"/t/{t['id']}/team/0/([^\"<\s/]+)", page).group(1)
+    mid, key, tid, org = match["id"], match["edit_key"], t["id"], t["organizer_key"]
+    encoded = "".join(f"%{ord(c):02X}" for c in key[:3]) + key[3:]
+    answered = {
+        f"/%6D/{mid}/{key}/board?version=0&rematch=0": 204,
+        f"/%6d/{mid}/{key}": 200,
+        f"//m//{mid}//{key}": None,
+        f"/m/{mid}/{encoded}/board?version=0&rematch=0": 204,
+        f"/%74/{tid}/{org}": 200,
+        f"/t/{tid}/%74eam/0/{team_key}": 200,
+        f"/M/{mid}/{key}": 404,
+        f"/x/../m/{mid}/{key}": None,
+        f"/nowhere/{mid}/{key}/board": 404,
+    }
+    for path, expected in answered.items():
+        got = phone.request("GET", path)[0]
+        assert got < 500 and (expected is None or got == expected), (path, got)
+    proxy.stop()
+    log = proxy.access_log()
+    for secret in (key, org, team_key, key[3:]):
+        assert secret not in log
+    assert f"GET /m/{mid}/-/board HTTP/" in log and f"GET /t/{tid}/team/0/- HTTP/" in log
+    assert f"GET /nowhere/{mid}/- HTTP/" in log
+
+
 def test_serve_hands_the_proxys_headers_to_the_app(tmp_path, waitress_stub):
     """waitress drops X-Forwarded-* unless told otherwise: with ``--proxy`` it leaves them to
     the app, whose ProxyFix believes them from the named proxy only; without, it drops them."""

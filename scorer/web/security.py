@@ -192,6 +192,10 @@ def init_rate_limits(app: Flask) -> None:
     from flask_limiter.errors import RateLimitExceeded
 
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    # A shared store (redis://...) that stops answering: each process counts alone meanwhile
+    # (Flask-Limiter's in-memory fallback) and goes back to the store when it answers again;
+    # the taps go on.
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     # Flask-Limiter's headers would put its window's end in ``Retry-After`` on every answer of a
     # limited endpoint, a 503 (the database away: 2 s, scorer.web.db) too: the 429 below says it itself.
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)

@@ -4,13 +4,12 @@ The addresses come from listing this machine's network interfaces (``ifaddr``); 
 packet is sent anywhere to find them. The first one is also printed as a QR code, so
 the other phones at the table scan the screen to open the app.
 
-The database is a SQLite file by default, or any URL :func:`scorer.app.store.database_url`
-takes (``--db`` or ``TRUCO_DB``), PostgreSQL for several app servers. ``--workers N``
-runs N waitress processes on one listening socket (the kernel spreads connections
-among them); the parent migrates the database once, starts them, and starts a new one
-when one dies. Several ``truco serve`` on different ports (or machines) behind a
-proxy, on one PostgreSQL, work the same way: every process reads the stored version
-on each request, so they all show one scoreboard.
+The database is a SQLite file by default, or any URL :func:`scorer.app.store.database_url` takes
+(``--db`` or ``TRUCO_DB``), PostgreSQL for several app servers. ``--workers N`` runs N waitress
+processes on one listening socket (the kernel spreads connections among them); the parent migrates
+the database once, starts them, and starts a new one when one dies. Several ``truco serve`` on
+different ports (or machines) behind a proxy, on one PostgreSQL, work the same way: every process
+reads the stored version on each request, so they all show one scoreboard.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ import click
 
 from scorer.app import addresses, store
 from scorer.cli import cli_lang
+from scorer.cli.limit_store import rate_limit_storage_setting
 from scorer.cli.metrics_port import start_metrics
 from scorer.cli.worker_process import run_worker
 from scorer.core.errors import N_
@@ -99,41 +99,6 @@ def rate_limits(values: tuple[str, ...]) -> dict[str, str]:
                                      param_hint="--rate-limit") from None
         out[kind] = limit
     return out
-
-
-def rate_limit_storage_setting(uri: str, _) -> str:
-    """``--rate-limit-storage`` checked before any server starts: a store the limiter library
-    knows (Flask-Limiter's ``limits``: ``memory://``, ``redis://HOST:PORT``,
-    ``memcached://HOST:PORT``...), whose client is installed, and that answers now. Its
-    address is said without a password.
-
-    :raise click.BadParameter: an unknown store, or one whose client is not installed.
-    :raise click.ClickException: the store does not answer.
-    """
-    from limits.errors import ConfigurationError
-    from limits.storage import storage_from_string
-
-    parts = urlsplit(uri)
-    if parts.scheme == "memory":
-        return uri
-    shown = f"{parts.scheme}://{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}"
-    try:
-        storage = storage_from_string(uri)
-    except ConfigurationError as e:
-        raise click.BadParameter(_(N_("{storage} cannot be used: {reason}")).format(storage=shown, reason=e),
-                                 param_hint="--rate-limit-storage") from None
-    except Exception:  # noqa: BLE001 (the storage's own parser: a malformed address)
-        raise click.BadParameter(_(N_("{storage} cannot be used: {reason}")).format(
-            storage=shown, reason="not a storage address such as redis://HOST:6379"),
-            param_hint="--rate-limit-storage") from None
-    try:
-        answers = storage.check()
-    except Exception:  # noqa: BLE001 (a client that raises instead of answering False)
-        answers = False
-    if not answers:
-        raise click.ClickException(_(N_("Cannot reach the rate-limit storage {storage}: start it, or leave "
-                                        "--rate-limit-storage out to count in each process.")).format(storage=shown))
-    return uri
 
 
 def start_pruning(database: str, retention_days: int) -> None:
@@ -292,8 +257,7 @@ def serve_command(
 
     _ = cli_lang.translator(lang)
     database = database_setting(db_path)
-    config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits,
-                          rate_limit_storage_setting(rate_limit_storage, _))
+    config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage_setting(rate_limit_storage, _))
     config.update(secret_setting(database, secret_file))
     config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
     config["POLL_SHORTCUT"] = server_name != "waitress" if poll_shortcut is None else poll_shortcut

@@ -217,16 +217,7 @@ def init_rate_limits(app: Flask) -> None:
             if endpoint in app.view_functions:
                 app.view_functions[endpoint] = rule(app.view_functions[endpoint])
     app.extensions["truco_limiter"] = limiter
-    kinds: dict[str, tuple[str, ...]] = {}
-    for kind, endpoints in LIMITED.items():
-        for endpoint in endpoints if limits.get(kind) else ():
-            kinds[endpoint] = (*kinds.get(endpoint, ()), kind)
-    headers = [("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
-               ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store")]  # as init_security_headers
-    if app.config.get("HSTS"):
-        headers.append(("Strict-Transport-Security", HSTS))
-    gate = FloodGate(app, app.wsgi_app, kinds, COUNTED_BY, (TOO_MANY, TOO_MANY_HERE), headers, JSON_ENDPOINTS)
-    app.wsgi_app = app.extensions["truco_flood_gate"] = gate
+    _install_flood_gate(app, limits)
 
     @app.errorhandler(RateLimitExceeded)
     def too_many(e):
@@ -241,6 +232,20 @@ def init_rate_limits(app: Flask) -> None:
         response.status_code = 429
         response.headers["Retry-After"] = str(_retry_after(limiter, seconds))
         return response
+
+
+def _install_flood_gate(app: Flask, limits: dict[str, str]) -> None:
+    """Put :class:`FloodGate` in front of the app, for the kinds of ``limits`` that are on."""
+    kinds: dict[str, tuple[str, ...]] = {}
+    for kind, endpoints in LIMITED.items():
+        for endpoint in endpoints if limits.get(kind) else ():
+            kinds[endpoint] = (*kinds.get(endpoint, ()), kind)
+    headers = [("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
+               ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store")]  # as init_security_headers
+    if app.config.get("HSTS"):
+        headers.append(("Strict-Transport-Security", HSTS))
+    gate = FloodGate(app, app.wsgi_app, kinds, COUNTED_BY, (TOO_MANY, TOO_MANY_HERE), headers, JSON_ENDPOINTS)
+    app.wsgi_app = app.extensions["truco_flood_gate"] = gate
 
 
 def _retry_after(limiter, seconds: int) -> int:

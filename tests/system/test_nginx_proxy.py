@@ -23,13 +23,14 @@ TAP = {"type": "adjust", "side": 0, "delta": 1}
 
 @pytest.fixture
 def hosted(tmp_path):
-    """``hosted(*limits)``: a ``truco serve`` as docs/hosting.md's recipe runs it (https public
-    URL, ``--proxy 127.0.0.1``; ``limits`` as ``--rate-limit`` values) and nginx in front."""
+    """``hosted(*limits, more=())``: a ``truco serve`` as docs/hosting.md's recipe runs it (https
+    public URL, ``--proxy 127.0.0.1``; ``limits`` as ``--rate-limit`` values, ``more`` options) and
+    nginx in front."""
     nginx_proxy.require()
     started = []
 
-    def start(*limits: str):
-        args = ["--server", "granian", "--public-url", f"https://{HOST}", "--proxy", "127.0.0.1"]
+    def start(*limits: str, more: tuple[str, ...] = ()):
+        args = ["--server", "granian", "--public-url", f"https://{HOST}", "--proxy", "127.0.0.1", *more]
         for limit in limits:
             args += ["--rate-limit", limit]
         server = Server(tmp_path / f"hosted{len(started)}.sqlite3", args=args)
@@ -220,17 +221,35 @@ def test_the_proxy_refuses_one_addresss_flood_of_writes_before_truco_serve(hoste
     assert tap(table, match, 0) == 200  # another address taps on
 
 
-def test_a_bar_behind_one_address_plays_on_through_a_guests_wrong_keys(hosted):
-    """Issue 31, item 2, through the shipped nginx and ``truco serve`` as the recipe runs
-    them (default limits): a bar's address opens 60 tables in under a minute; one guest
-    there posts 100 wrong keys on the first; then the other 59 tables, from the same
-    address, tap at a busy bar's rate (600 tables each tapping every 5 s: 120 taps a second,
-    paced as the phones would send them), each tap followed by a poll of its board, and open
-    their boards: 0 refusals, from nginx or from ``truco serve``."""
+@pytest.fixture(params=["one process", "two workers sharing Redis"])
+def bar_server(request, hosted):
+    """The recipe's ``truco serve`` behind nginx: one process, or two granian workers whose
+    limits count in one Redis (issue 31, item 3: ``--rate-limit-storage``)."""
+    if request.param == "one process":
+        yield hosted()
+        return
+    import redis_server
+
+    redis_server.require()
+    store = redis_server.RedisServer()
+    try:
+        yield hosted(more=("--workers", "2", "--rate-limit-storage", store.url))
+    finally:
+        store.stop()
+
+
+def test_a_bar_behind_one_address_plays_on_through_a_guests_wrong_keys(bar_server):
+    """Issue 31, items 2 and 3, through the shipped nginx and ``truco serve`` as the recipe
+    runs them (default limits; one process, or two workers sharing one count in Redis): a
+    bar's address opens 60 tables in under a minute; one guest there posts 100 wrong keys on
+    the first (60 refused as wrong, then 429: one budget however many processes); then the
+    other 59 tables, from the same address, tap at a busy bar's rate (600 tables each tapping
+    every 5 s: 120 taps a second, paced as the phones would send them), each tap followed by
+    a poll of its board, and open their boards: 0 refusals, from nginx or from ``truco serve``."""
     import threading
     import time
 
-    _server, proxy = hosted()
+    _server, proxy = bar_server
     bar = Phone(proxy, "127.0.0.50")
     started = time.monotonic()
     made = [create(bar) for _ in range(60)]

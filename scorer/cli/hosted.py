@@ -29,6 +29,8 @@ KEEPALIVE_S = 120
 #: Seconds a worker may go without reporting to the arbiter before it is replaced; and
 #: seconds a stopping worker gets to finish the requests it has (Ctrl+C stops at once).
 WORKER_TIMEOUT_S, GRACEFUL_TIMEOUT_S = 30, 10
+#: gunicorn's exit status for a worker that could not start: its arbiter then stops altogether.
+WORKER_BOOT_ERROR = 3
 
 
 def gunicorn_options(host: str, port: int, workers: int, threads: int, connection_limit: int,
@@ -68,11 +70,18 @@ def run(options: dict, app_config: dict, on_ready: Callable[[int], None],
     each worker after the fork (no pooled database connection crosses it); ``on_ready(port)``:
     called in the arbiter once the socket is bound (the port that ``--port 0`` got), before
     the workers start; ``on_first_worker()``: called in worker 0 (the first one started, and
-    the one started in its place if it dies) once it is ready.
+    the one started in its place if it dies) once it is ready. With ``METRICS_PORT`` in
+    ``app_config`` (``--metrics-port``), each worker serves its metrics on 127.0.0.1:PORT + its
+    slot (:func:`scorer.cli.metrics_port.start_metrics`); a port that is taken stops the server
+    with that message.
     """
+    import sys
+
+    import click
     from gunicorn.app.base import BaseApplication
 
     from scorer.app import store
+    from scorer.cli.metrics_port import start_metrics
 
     def pre_fork(arbiter, worker) -> None:
         taken = {getattr(w, "truco_index", None) for w in arbiter.WORKERS.values()}
@@ -80,7 +89,13 @@ def run(options: dict, app_config: dict, on_ready: Callable[[int], None],
         store.dispose_all()  # the arbiter keeps no pooled connection a worker would share
 
     def post_worker_init(worker) -> None:
-        if getattr(worker, "truco_index", None) == 0 and on_first_worker is not None:
+        index = getattr(worker, "truco_index", 0)
+        try:
+            start_metrics(worker.wsgi, index)  # --metrics-port: this worker's on PORT + its slot
+        except click.ClickException as e:
+            click.echo(f"Error: {e.format_message()}", err=True)
+            sys.exit(WORKER_BOOT_ERROR)  # gunicorn's arbiter stops: the port is taken for good
+        if index == 0 and on_first_worker is not None:
             on_first_worker()
 
     def when_ready(arbiter) -> None:

@@ -4,13 +4,12 @@ The addresses come from listing this machine's network interfaces (``ifaddr``); 
 packet is sent anywhere to find them. The first one is also printed as a QR code, so
 the other phones at the table scan the screen to open the app.
 
-The database is a SQLite file by default, or any URL :func:`scorer.app.store.database_url`
-takes (``--db`` or ``TRUCO_DB``), PostgreSQL for several app servers. ``--workers N``
-runs N waitress processes on one listening socket (the kernel spreads connections
-among them); the parent migrates the database once, starts them, and starts a new one
-when one dies. Several ``truco serve`` on different ports (or machines) behind a
-proxy, on one PostgreSQL, work the same way: every process reads the stored version
-on each request, so they all show one scoreboard.
+The database is a SQLite file by default, or any URL :func:`scorer.app.store.database_url` takes
+(``--db`` or ``TRUCO_DB``), PostgreSQL for several app servers. ``--workers N`` runs N waitress
+processes on one listening socket (the kernel spreads connections among them); the parent migrates
+the database once, starts them, and starts a new one when one dies. Several ``truco serve`` on
+different ports (or machines) behind a proxy, on one PostgreSQL, work the same way: every process
+reads the stored version on each request, so they all show one scoreboard.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ import click
 
 from scorer.app import addresses, store
 from scorer.cli import cli_lang
+from scorer.cli.limit_store import rate_limit_storage_setting
 from scorer.cli.metrics_port import start_metrics
 from scorer.cli.worker_process import run_worker
 from scorer.core.errors import N_
@@ -257,7 +257,7 @@ def serve_command(
 
     _ = cli_lang.translator(lang)
     database = database_setting(db_path)
-    config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage)
+    config = serve_config(host, database, public_url, ghost_tap_ms, proxies, limits, rate_limit_storage_setting(rate_limit_storage, _))
     config.update(secret_setting(database, secret_file))
     config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
     config["POLL_SHORTCUT"] = server_name != "waitress" if poll_shortcut is None else poll_shortcut

@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from flask import Flask
+from werkzeug.routing import PathConverter, UnicodeConverter, ValidationError
 
 from scorer.app.match_service import MatchService
 from scorer.app.tournament_keys import TournamentKeys, instance_secret
@@ -47,10 +48,31 @@ def default_config(app: Flask) -> dict[str, Any]:
     }
 
 
+class PathPart(UnicodeConverter):
+    """The URL converter of every ``<name>`` in a route (Werkzeug's default, ``string``): a
+    part holding a NUL (``%00``) matches no route, so it is a 404 before any view or query
+    runs (PostgreSQL refuses a NUL in a text; issue 31, item 4)."""
+
+    def to_python(self, value: str) -> str:
+        if "\x00" in value:
+            raise ValidationError()
+        return value
+
+
+class PathTail(PathConverter):
+    """``<path:name>`` (the static files) refusing a NUL the same way."""
+
+    def to_python(self, value: str) -> str:
+        if "\x00" in value:
+            raise ValidationError()
+        return value
+
+
 def register_views(app: Flask) -> None:
     """The blueprints, the error pages and the templates' globals."""
     from scorer.web import api, errors, forms, lang, matches, offline, records, shell, tools
 
+    app.url_map.converters.update(default=PathPart, string=PathPart, path=PathTail)  # before any route
     errors.init_app(app)
     app.jinja_env.globals.update(HTMX_FILE=HTMX_FILE, HTMX_CONFIG=htmx_config(forms.TAP_TIMEOUT_SECONDS))
     from scorer.app import tournament_service

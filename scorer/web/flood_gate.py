@@ -6,7 +6,8 @@ check, an error page): 0.5-1 ms of CPU, so a stranger refused a few thousand tim
 second keeps a worker's core busy and every other table waits. :class:`FloodGate` sits
 in front of the Flask app (inside the trusted proxy's fix, so it sees the address the
 limits count): once the limiter has refused a client (an address, or a match or
-tournament for the per-match kinds), the gate keeps that refusal until the limiter's
+tournament for the per-match kinds, an address on one match or tournament for the wrong keys),
+the gate keeps that refusal until the limiter's
 window ends, and answers that client's next requests on the same kind's endpoints itself,
 without touching the app: the same 429, ``Retry-After`` and message (the limit's own
 words, in the user's language: the ``lang`` cookie, else ``Accept-Language``, as the app
@@ -40,31 +41,46 @@ from werkzeug.wsgi import get_path_info
 MAX_REFUSALS = 10_000
 #: Language choices remembered (by the ``Cookie`` and ``Accept-Language`` headers).
 MAX_LANGUAGE_CHOICES = 256
+#: How a limit kind counts its clients: by address, by the match or tournament its path names,
+#: or by both (an address on one match: a bar's guest with wrong keys holds up no other table).
+BY_ADDRESS, BY_MATCH, BY_ADDRESS_AND_MATCH = "address", "match", "address and match"
+
+
+def counted_as(by: str, address: str, args: dict) -> str:
+    """Who a request is for a limit counted ``by`` (:data:`BY_ADDRESS`, :data:`BY_MATCH` or
+    :data:`BY_ADDRESS_AND_MATCH`): ``address``, the match or tournament id in the path's
+    ``args`` (``"none"`` without one), or ``"<address>/<id>"``. The limiter's key functions
+    (:mod:`scorer.web.security`) and the gate both call it, so they name a client alike."""
+    if by == BY_ADDRESS:
+        return address
+    match = str(args.get("match_id") or args.get("tid") or "none")
+    return match if by == BY_MATCH else f"{address}/{match}"
 
 
 class FloodGate:
     """WSGI middleware for ``app``: a client the rate limiter refused is refused here until
     the limit's window ends (see the module docstring); the rest goes to ``wsgi_app``.
 
-    ``kinds``: endpoint -> the limit kinds on it; ``per_match``: the kinds counted by the
-    match or tournament in the path (the others count by address); ``messages``: the
-    429's message for a kind counted by address and for one counted by match (msgids with
+    ``kinds``: endpoint -> the limit kinds on it; ``counting``: kind -> how it counts
+    (:data:`BY_MATCH`, :data:`BY_ADDRESS_AND_MATCH`; a kind not named counts by address);
+    ``messages``: the 429's message for a kind counted by address and for one counted by match (msgids with
     ``{seconds}``); ``headers``: what every answer of the app carries (its security headers);
     ``json_endpoints``: endpoints outside ``/api/`` that answer JSON (their 429 is JSON too)."""
 
     def __init__(self, app: Flask, wsgi_app: Callable, kinds: dict[str, tuple[str, ...]],
-                 per_match: Iterable[str], messages: tuple[str, str], headers: list[tuple[str, str]],
+                 counting: dict[str, str], messages: tuple[str, str], headers: list[tuple[str, str]],
                  json_endpoints: Iterable[str] = ()) -> None:
         self.wsgi_app = wsgi_app
         self.json_endpoints = frozenset(json_endpoints)
         self.app = app
         self.kinds = kinds
-        self.per_match = frozenset(per_match)
+        self.counting = dict(counting)
         self.messages = messages
         self.headers = list(headers)
-        self.refused: dict[tuple[str, str], tuple[float, int]] = {}  # (kind, who) -> (window's end, seconds)
-        self.addresses: dict[str, int] = {}  # refused addresses -> refusals held
-        self.matches = 0  # refusals held by match
+        # (kind, who) -> (window's end, seconds, the address refused or None for a match)
+        self.refused: dict[tuple[str, str], tuple[float, int, str | None]] = {}
+        self.addresses: dict[str, int] = {}  # refused addresses (alone or on one match) -> refusals held
+        self.matches = 0  # refusals held by match, whoever asks
         self.next_end = math.inf  # the soonest window's end: the refusals are swept then
         self.lock = threading.Lock()
         self.languages: dict[tuple[str, str], str] = {}
@@ -72,19 +88,26 @@ class FloodGate:
 
     # ------------------------------------------------------------------ recording
 
-    def refuse(self, kind: str, who: str, until: float, seconds: int) -> None:
-        """Keep the limiter's refusal of ``who`` (an address, or a match or tournament id for
-        the per-match kinds) on ``kind`` until ``until`` (epoch seconds, the window's end)."""
+    def refuse(self, kind: str, who: str, until: float, seconds: int, address: str | None = None) -> None:
+        """Keep the limiter's refusal of ``who`` (:func:`counted_as`: an address, a match or
+        tournament id, or an address on one) on ``kind`` until ``until`` (epoch seconds, the
+        window's end). ``address``: the client refused, for the kinds that count by address
+        (``who`` itself when None)."""
         with self.lock:
             if len(self.refused) >= MAX_REFUSALS:
                 self._sweep(time.time(), keep=MAX_REFUSALS // 2)
+            by = self.counting.get(kind, BY_ADDRESS)
+            held_by = None if by == BY_MATCH else (address or who)
             if (kind, who) not in self.refused:
-                if kind in self.per_match:
-                    self.matches += 1
-                else:
-                    self.addresses[who] = self.addresses.get(who, 0) + 1
-            self.refused[(kind, who)] = (until, seconds)
+                self._hold(held_by)
+            self.refused[(kind, who)] = (until, seconds, held_by)
             self.next_end = min(self.next_end, until)
+
+    def _hold(self, address: str | None) -> None:
+        if address is None:
+            self.matches += 1
+        else:
+            self.addresses[address] = self.addresses.get(address, 0) + 1
 
     def _sweep(self, now: float, keep: int | None = None) -> None:
         """Drop the refusals whose window is over (and the oldest ones past ``keep``)."""
@@ -93,11 +116,8 @@ class FloodGate:
         self.refused = dict(kept)
         self.next_end = min((v[0] for _k, v in kept), default=math.inf)
         self.addresses, self.matches = {}, 0
-        for (kind, who), _ in kept:
-            if kind in self.per_match:
-                self.matches += 1
-            else:
-                self.addresses[who] = self.addresses.get(who, 0) + 1
+        for _key, (_until, _seconds, address) in kept:
+            self._hold(address)
 
     # ------------------------------------------------------------------ answering
 
@@ -129,9 +149,9 @@ class FloodGate:
             return None
         now = time.time()
         for kind in self.kinds.get(rule.endpoint, ()):
-            here = kind in self.per_match
-            who = str(args.get("match_id") or args.get("tid") or "none") if here else address
-            until, seconds = self.refused.get((kind, who), (0.0, 0))
+            by = self.counting.get(kind, BY_ADDRESS)
+            here = by == BY_MATCH
+            until, seconds, _address = self.refused.get((kind, counted_as(by, address, args)), (0.0, 0, None))
             if until > now:
                 return rule.rule, seconds, here, until, rule.endpoint in self.json_endpoints
         return None
@@ -207,4 +227,6 @@ def record_refusal(app: Flask, error: Any) -> None:
         return
     seconds = max(1, int(error.limit.limit.get_expiry()))
     if until > time.time():
-        gate.refuse(error.limit.scope, str(who), until, seconds)
+        from flask import request
+
+        gate.refuse(error.limit.scope, str(who), until, seconds, request.remote_addr or "unknown")

@@ -37,7 +37,7 @@ from scorer.app import store, tournament_context
 from scorer.web.common import key_fits
 from scorer.web.forms import shown_tag
 
-POLL_PATH = re.compile(r"^/m/([^/]+)/([^/]+)/board$")
+POLL_PATH = re.compile(r"^/m/([^/\x00]+)/([^/\x00]+)/board$")  # a NUL: the app's 404
 #: The poll's URL rule, as the app's metrics name it.
 POLL_ROUTE = "/m/<match_id>/<key>/board"
 #: Headers the server adds itself, never copied from the app's answer.

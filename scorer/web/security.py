@@ -4,8 +4,9 @@ https-only cookies and HSTS, Host checking and refusing cross-site posts.
 - **Rate limits** (Flask-Limiter, :data:`RATE_LIMITS` on the endpoints of :data:`LIMITED`):
   per client address on creating matches (page form and API share one budget), creating
   tournaments, importing, recording (actions, renames, Revanche, tournament corrections and
-  confirmations), wrong keys (403s) and the heavy reads (state JSON, exports, CSV, the
-  organizer's and teams' pages, cards, TV); per match or tournament on recording and on
+  confirmations) and the heavy reads (state JSON, exports, CSV, the organizer's and teams'
+  pages, cards, TV); per address on one match or tournament on wrong keys (403s: a guest
+  behind a bar's address holds up no other table of the bar); per match or tournament on recording and on
   exports, CSV and cards; per match, counting only the right key, on the keyed export the
   match's own phones read after every change (``match_copy``: never the public export's budget,
   which strangers who know the watch link share). A client over a limit gets 429 with
@@ -31,6 +32,8 @@ https-only cookies and HSTS, Host checking and refusing cross-site posts.
 from __future__ import annotations
 
 import ipaddress
+import math
+import time
 from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, jsonify, render_template, request
@@ -40,21 +43,23 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorer.core.errors import N_
 from scorer.web.errors import JSON_ENDPOINTS
-from scorer.web.flood_gate import FloodGate, record_refusal
+from scorer.web.flood_gate import BY_ADDRESS_AND_MATCH, BY_MATCH, FloodGate, counted_as, record_refusal
 
 #: Content-Security-Policy of every response: nothing inline, nothing from elsewhere.
 CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
 #: Default limits (Flask-Limiter's notation; ``;`` separates several). Most count per client
 #: address (:func:`client_address`): many phones share one public address (a bar's Wi-Fi), so
-#: an address may tap a lot (600 tables each tapping every 20 s are 1,800 taps a minute);
-#: ``match_action`` and ``match_read`` count per match or tournament (what one table or one
-#: organizer can do), so a stranger flooding one match is slowed alone.
+#: an address may tap a lot (600 tables each tapping every 5 s are 7,200 taps a minute, 120 a
+#: second: ``action`` allows twice that) and open a bar's tables (60 in a minute, 600 in an
+#: evening); ``match_action`` and ``match_read`` count per match or tournament (what one table or one
+#: organizer can do), so a stranger flooding one match is slowed alone; ``wrong_key`` counts
+#: per address on one match (:func:`address_on_match`).
 RATE_LIMITS = {
-    "create": "30/minute;300/hour",
+    "create": "120/minute;1200/hour",
     "tournament": "5/minute;30/hour",
     "import": "10/minute;100/hour",
-    "action": "3000/minute",
+    "action": "14400/minute",
     "match_action": "60/minute",
     "wrong_key": "60/minute",
     "read": "600/minute",
@@ -125,8 +130,14 @@ def client_address() -> str:
 def match_in_path() -> str:
     """The match or tournament a request names in its path (what ``match_action`` and
     ``match_read`` count by)."""
-    args = request.view_args or {}
-    return str(args.get("match_id") or args.get("tid") or "none")
+    return counted_as(BY_MATCH, client_address(), request.view_args or {})
+
+
+def address_on_match() -> str:
+    """``"<address>/<match or tournament id>"``: what ``wrong_key`` counts by, so one guest's
+    wrong keys behind a bar's shared address hold up that guest on that match alone, never
+    the bar's other tables."""
+    return counted_as(BY_ADDRESS_AND_MATCH, client_address(), request.view_args or {})
 
 
 def _a_stored_change(response) -> bool:
@@ -148,10 +159,13 @@ COUNTING = {
     "match_action": (match_in_path, _a_stored_change),
     "match_read": (match_in_path, None),
     "match_copy": (match_in_path, _a_stored_change),
-    "wrong_key": (client_address, _a_wrong_key),
+    "wrong_key": (address_on_match, _a_wrong_key),
 }
+#: The same, as the flood gate reads it: kind -> :data:`BY_MATCH` or :data:`BY_ADDRESS_AND_MATCH`.
+COUNTED_BY = {kind: BY_MATCH if key_func is match_in_path else BY_ADDRESS_AND_MATCH
+              for kind, (key_func, _) in COUNTING.items()}
 #: The kinds counted per match or tournament (their 429 says "this match").
-PER_MATCH = tuple(kind for kind, (key_func, _) in COUNTING.items() if key_func is match_in_path)
+PER_MATCH = tuple(kind for kind, by in COUNTED_BY.items() if by == BY_MATCH)
 
 
 def _exempt() -> bool:
@@ -168,15 +182,23 @@ def init_rate_limits(app: Flask) -> None:
     ``RATELIMIT_ENABLED`` False turns them off (Flask-Limiter's own setting).
 
     A kind with a ``deduct_when`` (:data:`COUNTING`) is checked before the view and
-    counted after it, only when the answer says so: ``wrong_key`` counts 403s, and once an
-    address has used it up every keyed request from it gets 429; ``match_action``
-    counts the requests that carried the right key.
+    counted after it, only when the answer says so: ``wrong_key`` counts 403s per address
+    on one match or tournament, and once an address has used it up there, every keyed
+    request from that address on that match gets 429 (its other matches, and the
+    other addresses on that match, go on); ``match_action`` counts the requests that carried
+    the right key.
     """
     from flask_limiter import Limiter
     from flask_limiter.errors import RateLimitExceeded
 
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
-    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    # A shared store (redis://...) that stops answering: each process counts alone meanwhile
+    # (Flask-Limiter's in-memory fallback) and goes back to the store when it answers again;
+    # the taps go on.
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    # Flask-Limiter's headers would put its window's end in ``Retry-After`` on every answer of a
+    # limited endpoint, a 503 (the database away: 2 s, scorer.web.db) too: the 429 below says it itself.
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", False)
     limits = {**RATE_LIMITS, **(app.config.get("RATE_LIMITS") or {})}
     limiter = Limiter(client_address, app=app)
     limiter.request_filter(_exempt)
@@ -195,16 +217,7 @@ def init_rate_limits(app: Flask) -> None:
             if endpoint in app.view_functions:
                 app.view_functions[endpoint] = rule(app.view_functions[endpoint])
     app.extensions["truco_limiter"] = limiter
-    kinds: dict[str, tuple[str, ...]] = {}
-    for kind, endpoints in LIMITED.items():
-        for endpoint in endpoints if limits.get(kind) else ():
-            kinds[endpoint] = (*kinds.get(endpoint, ()), kind)
-    headers = [("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
-               ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store")]  # as init_security_headers
-    if app.config.get("HSTS"):
-        headers.append(("Strict-Transport-Security", HSTS))
-    gate = FloodGate(app, app.wsgi_app, kinds, PER_MATCH, (TOO_MANY, TOO_MANY_HERE), headers, JSON_ENDPOINTS)
-    app.wsgi_app = app.extensions["truco_flood_gate"] = gate
+    _install_flood_gate(app, limits)
 
     @app.errorhandler(RateLimitExceeded)
     def too_many(e):
@@ -217,7 +230,31 @@ def init_rate_limits(app: Flask) -> None:
         else:
             response = app.make_response(render_template("errors/error.html", code=429, message=message))
         response.status_code = 429
+        response.headers["Retry-After"] = str(_retry_after(limiter, seconds))
         return response
+
+
+def _install_flood_gate(app: Flask, limits: dict[str, str]) -> None:
+    """Put :class:`FloodGate` in front of the app, for the kinds of ``limits`` that are on."""
+    kinds: dict[str, tuple[str, ...]] = {}
+    for kind, endpoints in LIMITED.items():
+        for endpoint in endpoints if limits.get(kind) else ():
+            kinds[endpoint] = (*kinds.get(endpoint, ()), kind)
+    headers = [("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
+               ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store")]  # as init_security_headers
+    if app.config.get("HSTS"):
+        headers.append(("Strict-Transport-Security", HSTS))
+    gate = FloodGate(app, app.wsgi_app, kinds, COUNTED_BY, (TOO_MANY, TOO_MANY_HERE), headers, JSON_ENDPOINTS)
+    app.wsgi_app = app.extensions["truco_flood_gate"] = gate
+
+
+def _retry_after(limiter, seconds: int) -> int:
+    """Whole seconds until the refused limit's window ends (1 to ``seconds``, the window's length)."""
+    try:
+        reset_at = limiter.current_limit.reset_at
+    except Exception:  # noqa: BLE001 (no current limit, or a shared store that does not answer)
+        return seconds
+    return max(1, min(seconds, math.ceil(reset_at - time.time())))
 
 
 def https_public_url(app: Flask) -> bool:
@@ -225,9 +262,14 @@ def https_public_url(app: Flask) -> bool:
 
 
 def _same_site_origin(origin: str) -> bool:
-    """Whether an ``Origin`` header names this site (the Host asked for, or the public URL)."""
+    """Whether an ``Origin`` header names this site (the Host asked for, or the public URL).
+    A site served over https (the request's scheme, after a trusted proxy's ``ProxyFix``, or
+    an https public URL) is never its own plain-http page: ``http://<its host>`` is another
+    origin (a page an attacker on the network can write), refused as cross-site."""
     parts = urlsplit(origin)
     if not parts.netloc:
+        return False
+    if parts.scheme != "https" and (request.scheme == "https" or https_public_url(current_app)):
         return False
     if parts.netloc == request.host:
         return True

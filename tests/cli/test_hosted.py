@@ -209,14 +209,16 @@ def two_free_ports() -> int:
     raise RuntimeError("no two free ports in a row")
 
 
-def test_granian_workers_serve_their_metrics_on_their_slots_port(tmp_path):
-    """``--metrics-port P --workers 2`` on granian: worker slots 0 and 1 serve their metrics
-    on 127.0.0.1:P and P+1, as waitress's workers do."""
+@pytest.mark.parametrize("name", HOSTED)
+def test_hosted_workers_serve_their_metrics_on_their_slots_port(tmp_path, name):
+    """``--metrics-port P --workers 2`` on granian and gunicorn (where it once did nothing:
+    issue 31, item 4): worker slots 0 and 1 serve their metrics on 127.0.0.1:P and P+1, as
+    waitress's workers do."""
     from live_server import Server
 
     base = two_free_ports()
     server = Server(tmp_path / "metrics.sqlite3",
-                    args=["--server", "granian", "--workers", "2", "--metrics-port", str(base)])
+                    args=["--server", name, "--workers", "2", "--metrics-port", str(base)])
     try:
         seen = {line.strip() for line in server.output if line.startswith("Metrics on")}
         while len(seen) < 2:
@@ -234,3 +236,23 @@ def test_granian_workers_serve_their_metrics_on_their_slots_port(tmp_path):
         assert all("truco_requests_total" in page for page in pages)
     finally:
         server.stop()
+
+
+def test_a_taken_metrics_port_stops_gunicorn_with_a_clear_message(tmp_path):
+    """A worker that cannot serve its metrics stops the server (gunicorn's arbiter halts on a
+    worker that cannot start) with the reason, instead of running without them."""
+    import socket
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        truco = Path(sys.executable).with_name("truco")
+        done = subprocess.run([str(truco), "serve", "--server", "gunicorn", "--host", "127.0.0.1", "--port", "0",
+                               "--no-qr", "--retention-days", "0", "--db", str(tmp_path / "taken.sqlite3"),
+                               "--metrics-port", str(port)], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert f"--metrics-port: cannot listen on 127.0.0.1:{port}" in done.stdout + done.stderr

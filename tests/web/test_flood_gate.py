@@ -57,7 +57,7 @@ def test_a_refused_address_gets_the_apps_429_again_without_flask(gated, language
         assert r.status_code == 429 and r.get_json() == first.get_json() and words in r.get_json()["error"]["message"]
         assert 1 <= int(r.headers["Retry-After"]) <= 60
         assert r.headers["Strict-Transport-Security"] and r.headers["Cache-Control"] == "no-store"
-    # Every keyed request of that address waits (the app's own rule), a page too: as text.
+    # Every keyed request of that address on that match waits (the app's own rule), a page too: as text.
     client.set_cookie("lang", "en", domain="truco.example")
     page = client.get(f"/m/{match['id']}/{match['edit_key']}", **at("203.0.113.7"))
     assert page.status_code == 429 and page.mimetype == "text/plain" and len(calls) == before
@@ -76,6 +76,25 @@ def test_other_addresses_and_unlimited_requests_still_reach_the_app(gated):
     assert tap(client, match, 0, "198.51.100.1").status_code == 200  # the table, elsewhere
     assert client.get("/", **at("203.0.113.8")).status_code == 200  # the stranger's unkeyed page
     assert len(calls) == before + 2
+
+
+def test_wrong_keys_hold_their_address_on_that_match_alone(gated):
+    """Issue 31, item 2: the gate holds a wrong-key refusal for that address on that match:
+    the same address's other matches (a bar's other tables) and the other addresses on that
+    match reach the app and are answered as usual."""
+    app, client, calls = gated(wrong_key="2/minute")
+    match, other = new_match(client), new_match(client)
+    for _ in range(2):
+        assert tap(client, match, 0, "203.0.113.20", "guess").status_code == 403
+    assert tap(client, match, 0, "203.0.113.20", "guess").status_code == 429
+    before = len(calls)
+    assert tap(client, match, 0, "203.0.113.20").status_code == 429 and len(calls) == before  # held before Flask
+    assert tap(client, other, 0, "203.0.113.20").status_code == 200
+    assert client.get(f"/m/{other['id']}/{other['edit_key']}", **at("203.0.113.20")).status_code == 200
+    assert tap(client, match, 0, "198.51.100.20").status_code == 200
+    assert len(calls) == before + 3
+    gate = app.extensions["truco_flood_gate"]
+    assert gate.addresses == {"203.0.113.20": 1} and gate.matches == 0
 
 
 def test_a_refused_match_is_held_alone_whoever_taps_it(gated):

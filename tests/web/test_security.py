@@ -169,6 +169,24 @@ def test_same_site_posts_pass(tmp_path, headers):
     assert r.status_code == 303
 
 
+@pytest.mark.parametrize(("public_url", "base_url", "origin", "status"), [
+    ("https://truco.example", "https://truco.example", "http://truco.example", 403),  # issue 31, item 4
+    ("https://truco.example", "https://truco.example", "https://truco.example", 303),
+    (None, "https://localhost", "http://localhost", 403),  # served over https (a trusted proxy's scheme)
+    (None, "https://localhost", "https://localhost", 303),
+    ("http://truco.example", "http://truco.example", "http://truco.example", 303),  # a plain-http instance
+])
+def test_a_plain_http_page_of_an_https_site_is_another_site(tmp_path, public_url, base_url, origin, status):
+    """An https site's own plain-http address is a page anyone on the network can write: a
+    post whose ``Origin`` names it is refused like any cross-site post, and changes nothing."""
+    client = make(tmp_path, PUBLIC_URL=public_url).test_client()
+    r = client.post("/matches", data={"variant": "paulista"}, base_url=base_url,
+                    headers={"Origin": origin, **EN}, environ_base=STRANGER)
+    assert r.status_code == status
+    if status == 403:
+        assert "another site" in r.get_data(as_text=True) and "Set-Cookie" not in r.headers
+
+
 # ------------------------------------------------------------------ keys at rest
 
 
@@ -210,6 +228,29 @@ def test_database_away_is_503_in_the_users_language(tmp_path, monkeypatch, path,
     assert r.status_code == 503 and r.headers["Retry-After"] == "2"
     text = r.get_json()["error"]["message"] if kind == "json" else r.get_data(as_text=True)
     assert "cannot reach its database" in text
+
+
+@pytest.mark.parametrize(("method", "path"), [("GET", "/api/matches/x"), ("GET", "/api/matches/x/export"),
+                                            ("POST", "/api/matches/x/actions"), ("GET", "/w/x")])
+def test_database_away_says_the_documented_retry_after_on_limited_routes_too(tmp_path, monkeypatch, method, path):
+    """Issue 31, item 4: on a public instance the rate limiter's own headers put its window's
+    end (up to 60 s) in the 503's ``Retry-After``; it is the app's 2 s, as docs/hosting.md says."""
+    import re
+
+    from project_docs import section
+    from scorer.web.db import RETRY_AFTER
+
+    documented = re.search(r"503 with `Retry-After: (\d+)`", section("Hosting many tables"))
+    assert documented and int(documented.group(1)) == RETRY_AFTER
+    app = make(tmp_path, PUBLIC_URL="https://truco.example")
+
+    def away(*_a, **_k):
+        raise store.OperationalError("SELECT", {}, ConnectionRefusedError("connection refused"))
+
+    monkeypatch.setattr(store, "get_match", away)
+    r = app.test_client().open(path, method=method, json={} if method == "POST" else None, headers=EN,
+                               base_url="https://truco.example", environ_base=STRANGER)
+    assert r.status_code == 503 and r.headers["Retry-After"] == str(RETRY_AFTER)
 
 
 # ------------------------------------------------------------------ memory and locks

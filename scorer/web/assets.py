@@ -10,6 +10,7 @@ import hashlib
 import json
 import mimetypes
 import os
+import tempfile
 from pathlib import Path
 from collections.abc import Iterable
 from typing import Any
@@ -165,7 +166,52 @@ def minified(path: Path) -> bytes | None:
 
 def minified_script(text: str) -> str:
     """``text``, a script, minified: ES5 with local names shortened (calmjs.parse), a later
-    JavaScript (a module worker) with names kept (rjsmin). See :func:`minified`."""
+    JavaScript (a module worker) with names kept (rjsmin). See :func:`minified`.
+
+    Parsing costs about a second for table.js, so each result is kept in a folder of this
+    user's own (mode 0700, under the system's temporary folder) by the hash of the script and
+    the minifier's version: a server, a worker process or a test's app reads it once minified;
+    without such a folder it is minified here."""
+    folder = _minified_folder()
+    key = hashlib.sha256(f"{_minifier_version()}\0{text}".encode()).hexdigest()[:40]
+    if folder is not None:
+        try:
+            return (folder / f"{key}.js").read_text(encoding="utf-8")
+        except OSError:
+            pass
+    out = _minified_now(text)
+    if folder is not None:
+        try:
+            part = folder / f"{key}.{os.getpid()}.part"
+            part.write_text(out, encoding="utf-8")
+            os.replace(part, folder / f"{key}.js")
+        except OSError:
+            pass
+    return out
+
+
+def _minifier_version() -> str:
+    from importlib.metadata import version
+
+    return f"calmjs.parse {version('calmjs.parse')}; rjsmin {version('rjsmin')}"
+
+
+def _minified_folder() -> Path | None:
+    """This user's folder of minified scripts, or None where it cannot be made safely (another
+    user's, or open to others)."""
+    uid = getattr(os, "getuid", lambda: None)()
+    folder = Path(tempfile.gettempdir()) / f"truco-scorer-minified-{uid}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        st = folder.stat()
+    except OSError:
+        return None
+    if uid is not None and (st.st_uid != uid or st.st_mode & 0o077):
+        return None
+    return folder
+
+
+def _minified_now(text: str) -> str:
     from calmjs.parse import es5
     from calmjs.parse.exceptions import ECMASyntaxError
     from calmjs.parse.unparsers.es5 import minify_print

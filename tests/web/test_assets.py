@@ -78,3 +78,21 @@ def test_a_static_file_changed_in_the_same_process_gets_a_new_version(tmp_path):
     after, served = static_contents(tmp_path)
     assert served == {"js/a.js": b"var a=2;"}
     assert after["js/a.js"] != before["js/a.js"] and after["b.txt"] == before["b.txt"]
+
+
+def test_a_minified_script_is_kept_in_the_users_own_folder_and_read_back_the_same(tmp_path, monkeypatch):
+    """calmjs.parse takes about a second on table.js: each process reads it kept, by the hash of
+    the script, from a folder only this user can open; what is read back is what was minified."""
+    from scorer.web import assets
+
+    monkeypatch.setattr(assets.tempfile, "tempdir", str(tmp_path))
+    text = "function f(longName) { var another = longName + 1; return another; }"
+    first = assets.minified_script(text)
+    assert "longName" not in first and "function f(" in first  # local names shortened, globals kept
+    folder = assets._minified_folder()
+    assert folder is not None and folder.parent == tmp_path and folder.stat().st_mode & 0o777 == 0o700
+    (kept,) = folder.glob("*.js")
+    kept.write_text("/* read from the folder */", encoding="utf-8")
+    assert assets.minified_script(text) == "/* read from the folder */"
+    folder.chmod(0o755)  # opened to others: not trusted, minified again
+    assert assets.minified_script(text) == first

@@ -339,7 +339,7 @@
       var ctx = { sourceElement: board, target: board, swap: "outerMorph", text: text, select: null, selectOOB: null,
                   transition: false, request: { method: "POST", action: url }, response: { status: status }, tap: tap };
       if (board.contains(document.activeElement)) focusWasOnBoard = true;
-      Promise.resolve(htmx.swap(ctx)).then(function () {
+      new Promise(function (swapped) { swapped(htmx.swap(ctx)); }).then(function () {  /* a throw ends it too */
         keepFocus();
         finishTap(status >= 200 && status < 300, tap);
       }, function () {
@@ -364,7 +364,7 @@
   }
   /* The tap in flight has its answer on the board: send what waited behind it, on that board. */
   function finishTap(ok, tap) {
-    var answered = inFlight ? inFlight.action : null, next = queued;
+    var lastAction = inFlight ? inFlight.action : null, next = queued;
     inFlight = null;
     queued = [];
     tapState();
@@ -373,7 +373,7 @@
       var where = q.slot ? document.getElementById(q.slot) : document.getElementById("scoreboard");
       var b = where && where.querySelector("button.act[data-action='" + CSS.escape(q.action) + "']");
       if (!b) {  /* its button is gone: a second tap on the same "Quero" is a double tap */
-        if (q.action === answered) sayBounced(); else notRecorded("not-sent");
+        if (q.action === lastAction) sayBounced(); else notRecorded("not-sent");
         return;
       }
       if (inFlight) { queued.push(q); tapState(); paint(b); return; }

@@ -63,6 +63,8 @@ def board_with_engine(ctx, live, path: str, errors: list[str] | None = None):
         watch_errors(page, errors)
     page.goto(live.url + path)
     engine_ready(page)
+    # Its copy of the match holds the board shown: the phone could play on now (the board says so).
+    page.wait_for_function("() => document.documentElement.dataset.offlineReady === 'yes'", timeout=ENGINE_MS)
     return page
 
 

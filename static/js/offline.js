@@ -212,7 +212,8 @@
     if (!button) return;
     e.preventDefault();
     e.stopImmediatePropagation();
-    if (e.type === "click" && performance.now() - takenAt < 1000) return;  /* taken at pointerup */
+    if (e.type === "click" && (performance.now() - takenAt < 1000 ||
+        (window.trucoTable && window.trucoTable.justTaken()))) return;  /* taken at pointerup (here or online) */
     if (e.type === "pointerup") takenAt = performance.now();
     var action;
     try { action = JSON.parse(button.dataset.action); } catch (err) { return; }

@@ -267,7 +267,9 @@
       el.classList.add("tentative");
     }
   }
-  window.trucoTable = { paint: paint };  /* offline.js paints its taps with the same function */
+  /* offline.js paints its taps with the same function, and never plays the click that follows a
+     touch this file already took at pointerup (the phone may have gone offline in between). */
+  window.trucoTable = { paint: paint, justTaken: function () { return performance.now() - takenAt < 1000; } };
   function afterFrame(fn) {
     /* Once the frame that shows the tap is drawn: the post then costs it nothing. The frame's
        callbacks run, the frame is committed, then two turns of the event loop (the second

@@ -95,6 +95,15 @@ def servers(tmp_path_factory):
             found.stop()
 
 
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory):
+    """``truco serve`` as README starts it (8 threads, the offline engine on, the double-tap
+    guard on), one per test file: the tap tests of issue 30 run on the product as shipped."""
+    server = Server(tmp_path_factory.mktemp("shipped") / "truco.sqlite3", threads=8, offline_engine=True)
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def live(servers):
     """``truco serve`` on 127.0.0.1 (see :func:`servers`).

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from conftest import create_match, new_context, stored
-from live_server import Server
 from tap_trace import TRACE, said, trace, versions
 
 #: One hand as the issue's measurement played it: Truco, Quiero, Retruco, Quiero, three tricks.
@@ -39,14 +37,6 @@ THINK_MS = 1000
 BEHIND_MS = 3000
 #: A bound for a page that never gets there (a busy machine must not fail a slow page).
 NEVER_MS = 30_000
-
-
-@pytest.fixture(scope="module")
-def shipped(tmp_path_factory):
-    """``truco serve`` as README starts it: 8 threads, the offline engine on, the double-tap guard on."""
-    server = Server(tmp_path_factory.mktemp("shipped") / "truco.sqlite3", threads=8, offline_engine=True)
-    yield server
-    server.stop()
 
 
 def throttled_phone(chromium, url: str, rate: int):

@@ -10,9 +10,7 @@ table's pace (a tap every 5 s), never a wait for a result.
 
 from __future__ import annotations
 
-import pytest
 from conftest import action_button, create_match, new_context, stored
-from live_server import Server
 from playwright.sync_api import expect
 from tap_trace import TRACE, trace
 
@@ -20,13 +18,6 @@ PACE_MS = 5000
 TAPS = 12  # a minute at the table's pace
 #: A bound for a page that never gets there: four engines start at once on a busy machine.
 ENGINE_MS = 240_000
-
-
-@pytest.fixture(scope="module")
-def shipped(tmp_path_factory):
-    server = Server(tmp_path_factory.mktemp("four") / "truco.sqlite3", threads=8, offline_engine=True)
-    yield server
-    server.stop()
 
 
 def test_four_phones_keep_their_copies_and_one_plays_on_offline(chromium, shipped):

@@ -201,6 +201,9 @@
 
   /* Offline: say so, and grey the last score received instead of showing it as current. */
   function setOnline(online, gone, nodb) {
+    /* Playing offline, offline.js says so: a request's late error (a poll sent before the drop)
+       must not grey the board the phone plays on (docs/offline.md). */
+    if (!online && root.classList.contains("playing-offline")) return;
     var banner = document.getElementById("offline"), lost = document.getElementById("gone");
     var away = document.getElementById("nodb");  /* 503: the scorekeeper is up, its database is not */
     if (away) away.hidden = !nodb;

@@ -52,6 +52,30 @@ def test_taps_played_offline_meet_another_phones_tap_with_the_conflict_prompt(ph
     page.wait_for_function(f"() => !window.trucoPending.list('{match_id}').length", timeout=30_000)
     assert stored(live, match_id)["version"] == 2  # applied: recorded once
 
+
+@needs_pending
+def test_a_poll_that_fails_once_the_phone_plays_offline_leaves_its_board_tappable(phone, live):
+    """A poll still on its way when the line drops, and answered by an error only after the
+    phone plays on (CI: its late error greyed the pad, and every tap played offline met a board
+    that took no touch, in silence)."""
+    path, match_id, _key = create_match(live, variant="truco-15")
+    page = board_with_engine(phone, live, path)
+    held = []
+    page.route(re.compile(r"/board\?"), lambda route: held.append(route))  # the next poll: no answer until the test says
+    with page.expect_request(re.compile(r"/board\?")):
+        pass
+    phone.set_offline(True)
+    tap(page, {"type": "hand_winner", "side": 0})  # unanswered: the phone plays on with this tap
+    page.wait_for_function("() => document.documentElement.dataset.offline === 'playing'", timeout=30_000)
+    assert held
+    page.evaluate("() => document.addEventListener('htmx:error', () => { document.body.dataset.lateError = '1'; })")
+    held[0].abort()  # the poll's late end: no answer
+    page.wait_for_function("() => document.body.dataset.lateError === '1'")
+    tap(page, {"type": "hand_winner", "side": 1})
+    expect(page.locator("#score1")).to_have_text("1")
+    assert stored(live, match_id)["version"] == 0
+
+
 @needs_pending
 def test_a_hand_with_truco_envido_and_a_fold_played_offline_is_recorded_once(phone, live):
     path, match_id, key = create_match(live, variant="truco-15")

@@ -175,6 +175,8 @@
     if (exportedVersion < shownVersion()) { root.dataset.offline = "behind"; showReady(); return; }
     offline = true;
     showReady();
+    root.classList.remove("stale");  /* taps are taken at once: played once the engine has the match */
+    root.classList.add("playing-offline");
     queue(function () {
       /* the tap that got no answer is kept already (table.js keeps it before it says so) */
       return call("load", lang, exported, match.id, match.key, JSON.stringify(pendingList()))

@@ -138,3 +138,25 @@ def test_the_form_creates_a_flor_per_player_match(client):
     state = client.get(f"/api/matches/{match_id}").get_json()
     assert state["options"]["flor_per_player"] is True
     assert state["score"] == [0, 6]  # docs/rules.md §One Flor per player: 3 each
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("es", "Envido haría valer el Envido 4, más que la Falta Envido (2)"),
+        ("pt-BR", "mais que a Falta Envido (2)"),
+        ("en", "more than the Falta Envido's 2"),
+    ],
+)
+def test_an_envido_past_the_falta_is_refused_naming_the_falta_in_the_tables_language(client, lang, words):
+    """docs/rules.md §Repeated Envido: at 28-0 (Falta 2) a second Envido (4) is refused, and the
+    message names the Falta (issue 33: it said "Envido cannot answer Envido")."""
+    match = api_match(client, "uruguaio", {"envido_repeat": True})
+    api_play(client, match, [{"type": "adjust", "side": 0, "delta": 28}, call(0, "envido")])
+    state = client.get(f"/api/matches/{match['id']}").get_json()
+    r = client.post(f"/api/matches/{match['id']}/actions", json={"action": call(1, "envido"), "version": state["version"]},
+                    headers={"Accept-Language": lang, "X-Edit-Key": match["edit_key"]})
+    error = r.get_json()["error"]
+    assert r.status_code == 422 and error["code"] == "bad_raise"
+    assert words in error["message"] and "falta_envido" in error["allowed"], error["message"]
+    assert client.get(f"/api/matches/{match['id']}").get_json()["version"] == state["version"]  # nothing changed

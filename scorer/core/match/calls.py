@@ -194,6 +194,17 @@ class Calls:
                 raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side, answer_side=1 - side, call=hand.envido_chain[-1])
             chain = [*hand.envido_chain, call]
             allowed = [nxt for nxt in ENVIDO_CALLS if self._envido_chain_ok([*hand.envido_chain, nxt])]
+            falta = self._falta_passed(chain) if self._envido_chain_known(chain) else None
+            if falta is not None:
+                raise RuleError(
+                    "bad_raise",
+                    N_("{call} would make the Envido worth {value}, more than the Falta Envido's {falta}: "
+                       "the Falta Envido is the raise left."),
+                    allowed=allowed,
+                    call=call,
+                    value=self._chain_points(chain),
+                    falta=falta,
+                )
             if not self._envido_chain_ok(chain):
                 raise RuleError(
                     "bad_raise",
@@ -241,13 +252,24 @@ class Calls:
         if chain[-1] == "falta_envido":
             before = tuple(chain[:-1])
             return rules.falta and (not before or before in rules.chains or self._repeated_chain(before))
-        if tuple(chain) in rules.chains:
-            return True
-        if not self._repeated_chain(chain):
-            return False
-        # A repeated Envido never goes past the Falta's value (docs/rules.md §Repeated Envido).
+        return self._envido_chain_known(chain) and self._falta_passed(chain) is None
+
+    def _envido_chain_known(self, chain: Sequence[str]) -> bool:
+        """Whether ``chain`` (no Falta in it) is in the variant's table or a repeated chain."""
+        rules = self.variant.envido
+        assert rules is not None
+        return chain[-1] != "falta_envido" and (tuple(chain) in rules.chains or self._repeated_chain(chain))
+
+    def _falta_passed(self, chain: Sequence[str]) -> int | None:
+        """With ``envido_repeat``, the Falta Envido's value (tentos, 0 or more) when the raise
+        that ends ``chain`` makes the whole chain worth more than it, else ``None``: the chain
+        never goes past the Falta's value, the lower of the two sides' under the table's
+        convention (docs/rules.md §Repeated Envido). A lone first call is never capped."""
+        if not self.options.get("envido_repeat") or len(chain) < 2 or chain[-1] == "falta_envido":
+            return None
         faltas = [self._falta(self._core.score, side) for side in (0, 1)]
-        return self._chain_points(chain) <= min(f for f in faltas if f is not None)
+        falta = min(f for f in faltas if f is not None)
+        return falta if self._chain_points(chain) > falta else None
 
     def _flor_call(self, core: _Core, side: int, call: str) -> list[LogFact]:
         hand = core.hand

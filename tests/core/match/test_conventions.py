@@ -90,6 +90,11 @@ REPEAT_CASES = [
     ("0:envido 1:envido 0:envido 1:falta_envido 0:no_quiero", [0, 6]),
     ("0:envido 1:quiero ew0", [2, 0]),  # one Envido is still 2
     ("a0+26 0:envido 1:envido 0:quiero ew0", [30, 0]),  # 4, exactly the Falta (30 - 26)
+    # The cap holds for the whole chain from its first raise on (issue 33: only the third and
+    # later Envidos were capped); in buenas the Falta is 30 - L (malas_wins_game).
+    ("a0+25 0:envido 1:real_envido 0:quiero ew1", [25, 5]),  # Envido + Real Envido 5, exactly the Falta 5
+    ("a0+28 0:envido 1:falta_envido 0:quiero ew1", [28, 2]),  # at 28-0 the Falta (2) is the raise left
+    ("a0+29 0:envido 1:quiero ew1", [29, 2]),  # a lone Envido is a call, not a raise: 2, as without the option
 ]
 
 
@@ -104,12 +109,31 @@ def test_repeated_envido(script, expected):
         ({}, "0:envido 1:envido 0:envido"),  # without the option: two Envidos at most (rules §Envido)
         (REPEAT, "a0+26 0:envido 1:envido 0:envido"),  # 6 would pass the Falta, 4
         (REPEAT, "0:envido 1:real_envido 0:envido"),  # no Envido after the Real Envido
+        (REPEAT, "a0+28 0:envido 1:envido"),  # issue 33: 4 passes the Falta, 2 (30 - 28)
+        (REPEAT, "a0+26 0:envido 1:envido 0:real_envido"),  # issue 33: 7 passes the Falta, 4
+        (REPEAT, "a0+26 0:envido 1:real_envido"),  # a table chain too: 5 passes 4
     ],
 )
 def test_repeated_envido_refused(options, script):
     with pytest.raises(RuleError) as caught:
         play("uruguaio", script, options=options)
     assert caught.value.code == "bad_raise"
+
+
+@pytest.mark.parametrize(
+    ("script", "value", "falta"),
+    [
+        ("a0+28 0:envido 1:envido", 4, 2),  # issue 33's two examples (Falta = 30 - L in buenas)
+        ("a0+26 0:envido 1:envido 0:real_envido", 7, 4),
+    ],
+)
+def test_an_envido_past_the_falta_is_refused_naming_the_falta(script, value, falta):
+    """The refusal says the chain's value and the Falta's (it once said "Envido cannot answer
+    Envido"), and points at the Falta Envido as the raise left."""
+    with pytest.raises(RuleError) as caught:
+        play("uruguaio", script, options=REPEAT)
+    assert (caught.value.params["value"], caught.value.params["falta"]) == (value, falta)
+    assert "falta_envido" in caught.value.allowed
 
 
 PER_PLAYER = {"flor_per_player": True}

@@ -50,6 +50,7 @@ def actions(script: str) -> list[dict[str, Any]]:
     return [action(token) for token in script.split()]
 
 
-def play(variant: str, script: str, *, options: dict[str, Any] | None = None, mano: int = 0) -> Match:
-    """Replay ``script`` on a new match."""
-    return Match.replay(variant, options or {}, mano, actions(script))
+def play(variant: str, script: str, *, options: dict[str, Any] | None = None, mano: int = 0,
+         players_per_side: int | None = None) -> Match:
+    """Replay ``script`` on a new match (``players_per_side``: the seats' count, None unknown)."""
+    return Match.replay(variant, options or {}, mano, actions(script), players_per_side)

@@ -34,6 +34,7 @@ from scorer.app import store
 from scorer.core import series
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
+from scorer.core.seats import players_per_side
 from scorer.core.schema import State, normalize_action
 from scorer.core.stats import SideStats, StoryPoint, match_stats, score_story
 
@@ -129,7 +130,8 @@ class MatchService:
         elif m is not None and m.version > row.version:
             m = None
         if m is None or m.version != row.version:
-            m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, row.id, until=row.version))
+            m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, row.id, until=row.version),
+                             players_per_side(row.players))
         self._remember(row.id, m)
         return m
 
@@ -434,7 +436,7 @@ class MatchService:
         :raise store.IntegrityError: ``match_id`` is taken; nothing stored.
         """
         self.check_settings(variant, options, mano)
-        m = Match.replay(variant, options, mano, actions)
+        m = Match.replay(variant, options, mano, actions, players_per_side(players))
         return store.import_match(db, variant=variant, options=m.options, names=names, mano=mano,
                                   actions=m.actions, score=list(m.score), winner=m.winner,
                                   best_of=best_of, players=players, match_id=match_id, edit_key=edit_key,

@@ -28,6 +28,7 @@ from scorer.app.match_service import APPLIED, REPEATED, MatchService
 from scorer.app.tournament_keys import TournamentKeys
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
+from scorer.core.seats import players_per_side
 from scorer.core.schema import normalize_action
 
 #: The stored match is not the one uploaded: their first actions differ.
@@ -115,7 +116,7 @@ def _check_same(row: store.MatchRow, stored: list[dict[str, Any]], taps: Sequenc
     if mine[: len(stored)] != stored[: len(mine)]:
         raise RuleError("offline_mismatch", MISMATCH)
     if len(mine) > len(stored):
-        Match.replay(row.variant, row.options, row.mano, stored + mine[len(stored):])
+        Match.replay(row.variant, row.options, row.mano, stored + mine[len(stored):], players_per_side(row.players))
 
 
 def _store_at(service: MatchService, db: store.Database, match_id: str, index: int, tap: OfflineTap) -> bool:

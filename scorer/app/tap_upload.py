@@ -18,6 +18,7 @@ from scorer.app import store
 from scorer.app.match_service import APPLIED, REPEATED, MatchService
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
+from scorer.core.seats import players_per_side
 
 #: Why an applied Undo was not recorded (:func:`upload`).
 UNDO_NOT_MINE = N_("Undo not applied: the tap it took back was not recorded, and the last action on the "
@@ -227,7 +228,7 @@ class MadeIn:
         if taps[0].version <= len(self.actions):
             self.base = (taps[0].version, taps[0].version)
         try:
-            match = Match(row.variant, row.options, row.mano)
+            match = Match(row.variant, row.options, row.mano, players_per_side(row.players))
             for version in range(max(asked, default=-1) + 1):
                 if version in asked:
                     self.hands[version] = hand_number(match.state(log_limit=1))
@@ -241,7 +242,8 @@ class MadeIn:
         (``seq``: where the scorekeeper had recorded it, None if it had not)."""
         if self.base is not None and tap.version == self.base[1]:
             try:
-                self.copy = Match.replay(self.row.variant, self.row.options, self.row.mano, self.actions[: self.base[0]])
+                self.copy = Match.replay(self.row.variant, self.row.options, self.row.mano, self.actions[: self.base[0]],
+                                         players_per_side(self.row.players))
                 self.shift = tap.version - self.base[0]
             except RuleError:
                 self.copy = None

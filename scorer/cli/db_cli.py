@@ -23,6 +23,7 @@ from scorer.app import store
 from scorer.cli.serve import DEFAULT_DB, database_setting
 from scorer.core.errors import TrucoError
 from scorer.core.match import Match
+from scorer.core.seats import players_per_side
 
 
 def _open(value: str, option: str) -> store.Database:
@@ -46,7 +47,7 @@ def replayed(db: store.Database, match_id: str) -> tuple[tuple[int, int], int | 
     :raise TrucoError: a stored action the engine refuses.
     """
     row = store.get_match(db, match_id)
-    m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, match_id))
+    m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, match_id), players_per_side(row.players))
     state = m.state()
     return tuple(state["score"]), state["winner"], m.version
 

@@ -53,6 +53,12 @@ class HandSeats:
     duels: tuple[tuple[Seat, Seat], ...]
 
 
+def players_per_side(players: Sequence[Sequence[str]] | None) -> int | None:
+    """How many players sit on each side (2 or 3) when the seats are given, else ``None``:
+    what :class:`~scorer.core.match.Match` takes as ``players_per_side``."""
+    return len(players[0]) if players and players[0] else None
+
+
 def play_order(players: Sequence[Sequence[str]], first_mano: int) -> list[Seat]:
     """The seats in order of play, starting with the mano of hand 1.
 

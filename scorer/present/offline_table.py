@@ -24,6 +24,7 @@ from urllib.parse import quote, urlencode
 
 from scorer.core.errors import N_, RuleError, TrucoError
 from scorer.core.match import Match
+from scorer.core.seats import players_per_side
 from scorer.present.log_words import say_state
 
 #: Log entries shown on the board (newest first), as the server's scoreboard (``LOG_LIMIT``).
@@ -81,7 +82,7 @@ class OfflineTable:
         self.export = dict(export)
         self.match_id, self.key, self.renderer = match_id, key, render
         self.match = Match.replay(export["variant"], export.get("options"), int(export.get("mano") or 0),
-                                  export.get("actions") or [])
+                                  export.get("actions") or [], players_per_side(export.get("players")))
 
     @property
     def version(self) -> int:

@@ -160,3 +160,17 @@ def test_an_envido_past_the_falta_is_refused_naming_the_falta_in_the_tables_lang
     assert r.status_code == 422 and error["code"] == "bad_raise"
     assert words in error["message"] and "falta_envido" in error["allowed"], error["message"]
     assert client.get(f"/api/matches/{match['id']}").get_json()["version"] == state["version"]  # nothing changed
+
+
+def test_a_seated_two_against_two_table_sings_at_most_two_flores_a_side(client):
+    """docs/rules.md §One Flor per player: with the seats given (2 v 2) a third Flor of a side is
+    refused, also after the match is read back from the store (issue 33 item 5)."""
+    r = client.post("/api/matches", json={"variant": "argentino-30", "options": {"flor": True, "flor_per_player": True},
+                                          "players": [["Ana", "Bia"], ["Caio", "Duda"]], "mano": 0})
+    assert r.status_code == 201, r.get_json()
+    match = r.get_json()
+    state = api_play(client, match, [call(0, "flor"), call(0, "flor")])
+    r = client.post(f"/api/matches/{match['id']}/actions", json={"action": call(0, "flor"), "version": state["version"]},
+                    headers={"X-Edit-Key": match["edit_key"]})
+    assert r.status_code == 422, r.get_json()
+    assert api_play(client, {**match, "state": state}, [{"type": "no_flor", "side": 1}])["score"] == [6, 0]

@@ -329,12 +329,13 @@ class Calls:
     def _another_players_flor(self, hand: Hand, side: int) -> bool:
         """With ``flor_per_player``: a second (or third) player of a side that already sang
         Flor sings one too, while only Flores were sung and none is settled (docs/rules.md
-        §One Flor per player). At most 3 a side (a table of 6)."""
+        §One Flor per player). At most one per player of the side: the seats' count when
+        they are given (``players_per_side``), else 3 (a table of 6)."""
         sung = [caller for call, caller in hand.flor_chain]
         return (
             bool(self.options.get("flor_per_player"))
             and side in sung
-            and sung.count(side) < 3
+            and sung.count(side) < (self.players_per_side or 3)
             and not hand.flor_done
             and all(call == "flor" for call, _ in hand.flor_chain)
             and ((hand.flor_pending and sung[-1] == side) or hand.awaiting == "flor_winner")

@@ -46,16 +46,24 @@ class Match(Calls, Plays):
         variant_id: a key of :data:`scorer.core.variants.VARIANTS`.
         options: the variant's options (see ``Variant.option_specs``); defaults fill the rest.
         mano: the side that is mano in hand 1 (0 or 1); the mano alternates every hand.
+        players_per_side: how many players sit on each side (1, 2 or 3) when the seats are
+            given, else ``None`` (unknown: the rules allow what a table of 6 could do). With
+            ``flor_per_player`` a side sings at most one Flor per player
+            (docs/rules.md §One Flor per player).
 
     Raises:
         RuleError: ``bad_variant``, ``bad_option`` or ``bad_side``.
     """
 
-    def __init__(self, variant_id: str, options: Mapping[str, Any] | None = None, mano: int = 0) -> None:
+    def __init__(self, variant_id: str, options: Mapping[str, Any] | None = None, mano: int = 0,
+                 players_per_side: int | None = None) -> None:
         self.variant: Variant = get_variant(variant_id)
         self.options: dict[str, Any] = self.variant.resolve_options(options)
         check_side(mano, "mano")
+        if players_per_side not in (None, 1, 2, 3):
+            raise RuleError("bad_players", N_("A table has 2, 4 or 6 players."), allowed=[1, 2, 3])
         self.first_mano = mano
+        self.players_per_side = players_per_side
         self.target: int = self.options.get("target", self.variant.target)
         self.actions: list[dict[str, Any]] = []
         self._core = _Core([0, 0], None, self._new_hand(1, mano, [0, 0]))
@@ -71,14 +79,15 @@ class Match(Calls, Plays):
         options: Mapping[str, Any] | None,
         mano: int,
         actions: Iterable[Mapping[str, Any]],
+        players_per_side: int | None = None,
     ) -> Match:
-        """Build a match by applying ``actions`` in order.
+        """Build a match by applying ``actions`` in order (``players_per_side`` as in :class:`Match`).
 
         Raises:
             RuleError: the first illegal action's error, with ``params["index"]`` set to
             its 0-based position in ``actions``.
         """
-        match = cls(variant_id, options, mano)
+        match = cls(variant_id, options, mano, players_per_side)
         for index, action in enumerate(actions):
             try:
                 match.apply(action)

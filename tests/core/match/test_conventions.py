@@ -158,6 +158,35 @@ PER_PLAYER_CASES = [
 ]
 
 
+#: rules §One Flor per player: one Flor per player of the side. With the seats given the rules
+#: know the table: 2 v 2 sings at most 2 Flores a side, 1 v 1 one (issue 33 item 5: a 2 v 2 table
+#: could sing a third); unknown seats allow a table of 6's three.
+SEATED_CASES = [
+    # players per side, script, expected score (None: the last call is refused)
+    (2, "0:flor 0:flor 1:no_flor", [6, 0]),  # two Flores, one per player: 3 + 3
+    (2, "0:flor 0:flor 0:flor", None),  # a third Flor on a side of two players
+    (3, "0:flor 0:flor 0:flor 1:no_flor", [9, 0]),  # a table of 6: three
+    (None, "0:flor 0:flor 0:flor 1:no_flor", [9, 0]),  # seats unknown: as a table of 6
+    (1, "0:flor 0:flor", None),  # one player a side: one Flor
+    (1, "0:flor 1:no_flor", [3, 0]),
+]
+
+
+@pytest.mark.parametrize(("per_side", "script", "expected"), SEATED_CASES)
+def test_one_flor_per_player_of_the_seated_table(per_side, script, expected):
+    if expected is None:
+        with pytest.raises(RuleError):
+            play("argentino-30", script, options=FLOR_PP, players_per_side=per_side)
+    else:
+        assert list(play("argentino-30", script, options=FLOR_PP, players_per_side=per_side).score) == expected
+
+
+def test_a_table_has_two_four_or_six_players():
+    with pytest.raises(RuleError) as caught:
+        Match("argentino-30", FLOR_PP, 0, players_per_side=4)
+    assert caught.value.code == "bad_players"
+
+
 @pytest.mark.parametrize(("variant", "options", "script", "expected"), PER_PLAYER_CASES)
 def test_one_flor_per_player(variant, options, script, expected):
     assert list(play(variant, script, options=options).score) == expected

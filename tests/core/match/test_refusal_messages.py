@@ -97,7 +97,8 @@ def test_every_engine_error_code_is_covered():
     source = "".join(path.read_text() for path in paths)
     codes = set(re.findall(r'RuleError\(\s*"([a-z_]+)"', source))
     covered = {row[4] for row in CASES} | {"bad_action", "bad_side", "bad_option", "bad_variant", "bad_points", "game_not_over",
-                                           "no_variant"}
+                                           "no_variant",
+                                           "bad_players"}  # test_conventions.py: test_a_table_has_two_four_or_six_players
     assert codes <= covered, codes - covered
 
 

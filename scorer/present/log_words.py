@@ -87,12 +87,18 @@ class _Words:
     def shout(self, call: str) -> str:
         return self.words.shouts.get(call, CALL_NAMES.get(call, call) + "!")
 
-    def said(self, how: str) -> str:
-        """``accepted``, ``refused`` or ``tie`` as the table says it ("querido", "correram")."""
-        return table_word(getattr(self.words, how), self.translate)
+    def said(self, how: str, call: str | None = None) -> str:
+        """``accepted``, ``refused`` or ``tie`` as the table says it of ``call`` ("querido",
+        "Flor querida", "correram")."""
+        return table_word(self.words.said(how, call), self.translate)
 
     def special(self, special: str | None) -> str:
         return table_word(self.words.specials.get(special or "", special or ""), self.translate)
+
+
+def _last(chain: Sequence[str] | None) -> str | None:
+    """The last call of a chain: the one the accepted / refused word agrees with."""
+    return chain[-1] if chain else None
 
 
 Line = tuple[str, dict[str, Any]]
@@ -100,14 +106,14 @@ Line = tuple[str, dict[str, Any]]
 
 
 def _accepted(fact: LogFact, w: _Words) -> Line:
-    values = {"side": w.name(fact.side), "call": w.calls([fact.call or ""]), "said": w.said("accepted")}
+    values = {"side": w.name(fact.side), "call": w.calls([fact.call or ""]), "said": w.said("accepted", fact.call)}
     if fact.value is None:  # an Envido or Flor: its comparison follows
         return N_("{call} {said} by {side}."), values
     return N_("{call} {said} by {side}: the hand is worth {value}."), {**values, "value": fact.value}
 
 
 def _chain_won(fact: LogFact, w: _Words) -> Line:
-    values = {"chain": w.calls(fact.chain), "said": w.said("accepted"), "points": fact.points, "side": w.name(fact.side)}
+    values = {"chain": w.calls(fact.chain), "said": w.said("accepted", _last(fact.chain)), "points": fact.points, "side": w.name(fact.side)}
     if fact.counts is None:
         return N_("{chain}: {said}, +{points} {side}."), values
     winner, loser = fact.counts
@@ -132,14 +138,14 @@ SAYINGS: Mapping[LogKind, Callable[[LogFact, _Words], Line]] = {
     LogKind.QUIERO: _accepted,
     LogKind.PLAYED_ON: lambda f, w: (
         N_("{call}: {said} by playing on, the hand is worth {value}."),
-        {"call": w.calls([f.call or ""]), "said": w.said("accepted"), "value": f.value}),
-    LogKind.TRUCO_REFUSED: lambda f, w: (N_("{call}: {said}."), {"call": w.calls([f.call or ""]), "said": w.said("refused")}),
+        {"call": w.calls([f.call or ""]), "said": w.said("accepted", f.call), "value": f.value}),
+    LogKind.TRUCO_REFUSED: lambda f, w: (N_("{call}: {said}."), {"call": w.calls([f.call or ""]), "said": w.said("refused", f.call)}),
     LogKind.ENVIDO_REFUSED: lambda f, w: (
         N_("{chain}: {said}, +{points} {side}."),
-        {"chain": w.calls(f.chain), "said": w.said("refused"), "points": f.points, "side": w.name(f.side)}),
+        {"chain": w.calls(f.chain), "said": w.said("refused", _last(f.chain)), "points": f.points, "side": w.name(f.side)}),
     LogKind.FLOR_REFUSED: lambda f, w: (
         N_("{call}: {said}, +{points} {side}."),
-        {"call": w.calls([f.call or ""]), "said": w.said("refused"), "points": f.points, "side": w.name(f.side)}),
+        {"call": w.calls([f.call or ""]), "said": w.said("refused", f.call), "points": f.points, "side": w.name(f.side)}),
     LogKind.FLOR_UNCONTESTED: lambda f, w: (
         N_("Flor uncontested (no Flor for {other}): +{points} {side}."),
         {"other": w.name(None if f.side is None else 1 - f.side), "points": f.points, "side": w.name(f.side)}),

@@ -37,6 +37,10 @@ class TableWords:
         flor_answers: ``quiero``/``no_quiero`` while a Flor (or Contraflor) is pending.
         accepted / refused: the log's word for an accepted / refused call ("querido",
             "no querido"; "aceito", "correram").
+        feminine: the calls whose noun is feminine (Flor, Falta envido) -> the accepted /
+            refused words that agree with them: ``{"accepted": "querida", "refused": "no
+            querida"}`` ("Flor querida", never "Flor querido"); empty where the words do not
+            change.
         tie: a parda / empate.
         specials: special-hand id -> its name ("Mão de onze"; Catalan: a page word).
         decisions: special-hand decision (``play``/``run``) -> the words, ``{special}``
@@ -53,6 +57,16 @@ class TableWords:
     tie: TableWord
     specials: Mapping[str, TableWord] = field(default_factory=dict)
     decisions: Mapping[str, str] = field(default_factory=dict)
+    feminine_calls: frozenset[str] = frozenset()
+    feminine: Mapping[str, TableWord] = field(default_factory=dict)
+
+    def said(self, how: str, call: str | None = None) -> TableWord:
+        """``accepted``, ``refused`` or ``tie`` as the table says it of ``call`` (the last call
+        of a chain; None: any), agreeing with the call's gender ("Falta envido no querida")."""
+        if call in self.feminine_calls and how in self.feminine:
+            return self.feminine[how]
+        word: TableWord = getattr(self, how)
+        return word
 
 
 _GLOSS_ANSWERS = {"quiero": "accept", "no_quiero": "refuse", "mazo": "fold", "no_flor": "no Flor",
@@ -60,6 +74,10 @@ _GLOSS_ANSWERS = {"quiero": "accept", "no_quiero": "refuse", "mazo": "fold", "no
 """English glosses of the table's answers (docs/rules.md §Table words): one word each, so the
 button keeps every word whole in its place (issue 19); the table word beside it says what is
 accepted or played."""
+
+_FEMININE_RIO = frozenset({"flor", "contraflor", "contraflor_al_resto", "falta_envido"})
+"""The feminine calls of the Rioplatense and gaúcho tables: la flor, la contraflor, la falta envido
+(docs/rules.md §Table words: "falta envido no querida")."""
 
 TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
     {
@@ -76,6 +94,8 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             accepted="querido",
             refused="no querido",
             tie="parda",
+            feminine_calls=_FEMININE_RIO,
+            feminine={"accepted": "querida", "refused": "no querida"},
         ),
         # Venezuelan truco (docs/rules.md §Truco venezolano): Spanish words on every page, as the
         # Rioplatense table's; "quiero y envido" is the second Envido.
@@ -89,6 +109,8 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             accepted="querido",
             refused="no querido",
             tie="parda",
+            feminine_calls=_FEMININE_RIO,
+            feminine={"accepted": "querida", "refused": "no querida"},
         ),
         # Gaúcho / gaudério ("ir ao baralho", "fugir", "Contra-flor e o resto": docs/rules.md §Flor values).
         "gaucho": TableWords(
@@ -103,6 +125,8 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             accepted="aceito",
             refused="recusado",
             tie="parda",
+            feminine_calls=_FEMININE_RIO,
+            feminine={"accepted": "aceita", "refused": "recusada"},
         ),
         # Paulista and Mineiro ("correr", "empate", mão de onze / ferro: docs/rules.md §Mão de onze).
         "br": TableWords(

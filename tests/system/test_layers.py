@@ -17,11 +17,12 @@ import scorer
 
 #: Modules that are edges by design: the application services and the database (``scorer.app``,
 #: all SQL), the web app, and the commands that open the database (``truco serve``, ``truco db``,
-#: and ``scorer.cli.main`` that holds them; ``scorer.cli.metrics_port`` serves ``truco serve``'s metrics).
+#: and ``scorer.cli.main`` that holds them; ``scorer.cli.metrics_port`` serves ``truco serve``'s metrics,
+#: ``scorer.cli.waitress_runner`` runs the web app on waitress for it).
 #: Every other module of ``scorer`` (the core, the calculators, the card commands and
 #: ``truco replay``) must stay free of them.
 EDGES = ("scorer.app", "scorer.web", "scorer.cli.main", "scorer.cli.db_cli", "scorer.cli.serve",
-         "scorer.cli.metrics_port")
+         "scorer.cli.metrics_port", "scorer.cli.waitress_runner")
 PACKAGE = Path(scorer.__file__).resolve().parent
 
 

@@ -25,6 +25,8 @@ from pathlib import Path
 from live_server import OutputLines
 
 NGINX = Path(os.environ.get("TRUCO_NGINX", "/usr/sbin/nginx"))
+#: nginx's push module (Debian's libnginx-mod-nchan), which the shipped file's push locations need.
+NCHAN = Path(os.environ.get("TRUCO_NCHAN", "/usr/lib/nginx/modules/ngx_nchan_module.so"))
 OPENSSL = shutil.which("openssl") or "/usr/bin/openssl"
 SHIPPED = Path(__file__).resolve().parents[1] / "docs" / "hosting" / "nginx.conf"
 #: The public host name the shipped file serves.
@@ -38,10 +40,10 @@ def require() -> None:
     (``.ci/run`` installs them)."""
     import pytest
 
-    missing = [str(p) for p in (NGINX, Path(OPENSSL)) if not p.is_file()]
+    missing = [str(p) for p in (NGINX, Path(OPENSSL), NCHAN) if not p.is_file()]
     if missing:
         if os.environ.get("CI") == "true":
-            pytest.fail(f"missing {', '.join(missing)} (CI installs the nginx and openssl packages)")
+            pytest.fail(f"missing {', '.join(missing)} (CI installs the nginx, libnginx-mod-nchan and openssl packages)")
         pytest.skip(f"missing {', '.join(missing)}")
 
 
@@ -53,7 +55,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def site_config(folder: Path, upstream_port: int, http_port: int, https_port: int) -> str:
+def site_config(folder: Path, upstream_port: int, http_port: int, https_port: int, push_port: int,
+                ping_seconds: int = 20) -> str:
     """The shipped file with the test machine's ports, certificate, logs and upstream.
 
     :raise AssertionError: a line to replace is no longer in the shipped file as expected.
@@ -69,6 +72,8 @@ def site_config(folder: Path, upstream_port: int, http_port: int, https_port: in
         f"/etc/letsencrypt/live/{HOST}/privkey.pem": str(folder / "key.pem"),
         "/var/log/nginx/truco.access.log": str(folder / "access.log"),
         "/var/log/nginx/truco.error.log": str(folder / "error.log"),
+        "    listen 127.0.0.1:8001;": f"    listen 127.0.0.1:{push_port};",
+        "nchan_eventsource_ping_interval 20;": f"nchan_eventsource_ping_interval {ping_seconds};",
     }
     for old, new in swaps.items():
         count = text.count(old)
@@ -81,7 +86,11 @@ class Proxy:
     """nginx running the shipped configuration in front of ``127.0.0.1:upstream_port``:
     ``https_port``, ``http_port``, ``access_log()`` (after ``stop()``), ``stop()``."""
 
-    def __init__(self, upstream_port: int, timeout: float = 20.0) -> None:
+    def __init__(self, upstream_port: int, timeout: float = 20.0, ping_seconds: int = 20,
+                 push_port: int | None = None) -> None:
+        """``push_port``: where the push publisher listens (the one given to ``truco serve
+        --push-publish``; None: a free one); ``ping_seconds``: the streams' ping interval."""
+        self.ping_seconds, self.chosen_push_port = ping_seconds, push_port
         self.folder = Path(tempfile.mkdtemp(prefix="truco-nginx-"))
         subprocess.run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={HOST}",
                         "-keyout", str(self.folder / "key.pem"), "-out", str(self.folder / "cert.pem")],
@@ -98,13 +107,16 @@ class Proxy:
 
     def _start(self, upstream_port: int, timeout: float) -> None:
         self.http_port, self.https_port = free_port(), free_port()
+        self.push_port = self.chosen_push_port or free_port()
         (self.folder / "truco.conf").write_text(
-            site_config(self.folder, upstream_port, self.http_port, self.https_port), encoding="utf-8")
+            site_config(self.folder, upstream_port, self.http_port, self.https_port, self.push_port, self.ping_seconds),
+            encoding="utf-8")
         temp = "\n".join(f"    {kind}_temp_path {self.folder / 'tmp' / kind};"
                          for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
         # As root nginx's workers would run as nobody, who cannot enter the test's folders.
         user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
         (self.folder / "nginx.conf").write_text(
+            f"load_module {NCHAN};\n"
             f"daemon off;\nworker_processes 1;\npid {self.folder / 'nginx.pid'};\nerror_log stderr notice;\n{user}\n"
             f"events {{ worker_connections 512; }}\n"
             f"http {{\n{temp}\n    include {self.folder / 'truco.conf'};\n}}\n", encoding="utf-8")

@@ -160,11 +160,18 @@ def start_pruning(database: str, retention_days: int) -> None:
                    "poll (scorer/web/poll_shortcut.py). Default: on with gunicorn and granian, off with waitress.")
 @click.option("--no-offline-engine", is_flag=True,
               help="Phones never fetch the rules engine that lets them play on with no connection (docs/offline.md).")
+@click.option("--push-publish", default=None, metavar="URL",
+              help="nginx's push publisher (http://127.0.0.1:8001/pub/ in docs/hosting/nginx.conf): changes are pushed "
+                   "to the phones, which then poll only every ten minutes (docs/hosting.md, \"Push\").")
+@click.option("--push-ping-seconds", default=20, show_default=True, type=click.IntRange(1, 300),
+              help="nginx's nchan_eventsource_ping_interval: a phone trusts its stream while it hears something "
+                   "at least every 2.5 of them.")
 def serve_command(
     host: str, port: int, db_path: str, public_url: str | None, threads: int, workers: int,
     proxies: tuple[str, ...], limits: tuple[str, ...], rate_limit_storage: str, secret_file: str | None,
     retention_days: int, no_qr: bool, ghost_tap_ms: int, lang: str, metrics_port: int | None = None,
     server_name: str = "waitress", poll_shortcut: bool | None = None, no_offline_engine: bool = False,
+    push_publish: str | None = None, push_ping_seconds: int = 20,
 ) -> None:
     """Run the phone scoreboard (waitress) and print the address and a QR code to join.
 
@@ -182,6 +189,9 @@ def serve_command(
     config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
     config["POLL_SHORTCUT"] = server_name != "waitress" if poll_shortcut is None else poll_shortcut
     config["OFFLINE_ENGINE"] = not no_offline_engine
+    if push_publish and not push_publish.startswith("http://"):
+        raise click.BadParameter(f"{push_publish!r} is not an http:// address", param_hint="--push-publish")
+    config.update(PUSH_PUBLISH_URL=push_publish, PUSH_PING_SECONDS=push_ping_seconds)
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it

@@ -22,7 +22,7 @@ from werkzeug.routing import PathConverter, UnicodeConverter, ValidationError
 
 from scorer.app.match_service import MatchService
 from scorer.app.tournament_keys import TournamentKeys, instance_secret
-from scorer.web import board_cache, db, i18n, ops, security
+from scorer.web import board_cache, db, i18n, ops, push, security
 from scorer.web.assets import (
     HTMX_FILE, PACKAGE_DIR, asset_dir, htmx_config, init_compression, init_static_versions,
 )
@@ -45,6 +45,9 @@ def default_config(app: Flask) -> dict[str, Any]:
         "MAX_ACTIONS": 5000,
         "GHOST_TAP_SECONDS": 0.35,
         "OFFLINE_ENGINE": True,
+        "PUSH_PUBLISH_URL": None,
+        "PUSH_PATH": "/push/",
+        "PUSH_PING_SECONDS": 20,
     }
 
 
@@ -109,7 +112,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     (:mod:`scorer.app.tournament_keys`): ``INSTANCE_SECRET`` (text), else the file
     ``INSTANCE_SECRET_FILE``, else ``<database>.secret`` beside a SQLite file (made, mode
     0600, at first start). ``POLL_SHORTCUT``: answer unchanged polls before Flask
-    (:mod:`scorer.web.poll_shortcut`).
+    (:mod:`scorer.web.poll_shortcut`). ``PUSH_PUBLISH_URL``, ``PUSH_PATH``, ``PUSH_PING_SECONDS``:
+    changes pushed to the phones through nginx (:mod:`scorer.web.push`; None: the phones poll).
 
     :raise scorer.app.tournament_keys.SecretError: the secret is too short or unreadable.
     """
@@ -138,6 +142,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ops.init_app(app)
     security.init_app(app)
     security.init_security_headers(app)
+    push.init_app(app)
     if app.config.get("POLL_SHORTCUT"):  # truco serve --poll-shortcut (issue 23)
         from scorer.web.poll_shortcut import UnchangedPolls
 

@@ -1,0 +1,51 @@
+/* Push (issue 34; docs/hosting.md, "Push"): loaded only where the host runs nginx's push module
+   (truco serve --push-publish). #push holds one server-sent-events stream (htmx's hx-sse
+   extension, which reconnects by itself); nginx sends "changed" when the match changed and
+   "ping" every data-ping seconds. On "changed", and on every (re)connection, the board asks for
+   itself at once with its "truco-pushed" trigger: the same request as its poll, so the taps'
+   machine and exactly-once are untouched (table.js still sets aside a poll while a tap is in
+   flight). While the stream is trusted (something heard within 2.5 pings) the every-second poll
+   is set aside, but for one every ten minutes; a stream that goes quiet (a proxy that buffers
+   it, a dropped line) is no longer trusted and the board polls every second again.
+   html[data-push]: "live" while the stream is trusted, "off" otherwise. */
+(function () {
+  "use strict";
+  var stream = document.getElementById("push");
+  if (!stream || !window.htmx) return;
+  var root = document.documentElement;
+  var pingMs = (parseInt(stream.dataset.ping, 10) || 20) * 1000;
+  var SAFETY_MS = 10 * 60 * 1000;
+  var heardAt = -Infinity, polledAt = performance.now(), wanted = false;
+
+  function live() { return performance.now() - heardAt < 2.5 * pingMs; }
+  function say() { root.dataset.push = live() ? "live" : "off"; }
+  function askNow() {
+    var board = document.getElementById("scoreboard");
+    if (!board) return;
+    wanted = true;
+    htmx.trigger(board, "truco-pushed");
+  }
+  function heard() {
+    heardAt = performance.now();
+    say();
+    if (window.trucoTable && window.trucoTable.heard) window.trucoTable.heard();
+  }
+  stream.addEventListener("ping", heard);
+  stream.addEventListener("changed", function () { heard(); askNow(); });
+  stream.addEventListener("htmx:sse:after:connection", askNow);  /* (re)connected: catch up from the version shown */
+  ["htmx:sse:close", "htmx:sse:error"].forEach(function (name) {
+    stream.addEventListener(name, function () { heardAt = -Infinity; say(); });
+  });
+  document.addEventListener("htmx:before:request", function (e) {
+    var ctx = e.detail && e.detail.ctx;
+    if (!ctx || !ctx.target || ctx.target.id !== "scoreboard" || ctx.request.method !== "GET") return;
+    if (wanted || !live() || performance.now() - polledAt > SAFETY_MS) {
+      wanted = false;
+      polledAt = performance.now();
+      return;
+    }
+    e.preventDefault();  /* the stream says when something changed */
+  });
+  setInterval(say, 1000);
+  say();
+})();

@@ -1,0 +1,148 @@
+"""Push through the shipped nginx (issue 34; docs/hosting.md, "Push"): a real nginx with its
+push module (Debian's libnginx-mod-nchan) running docs/hosting/nginx.conf, real ``truco serve``
+processes publishing to it. A phone's stream, read here as a browser's EventSource reads it,
+hears a ping and then ``changed`` after another phone's tap, also when the tap went to another
+app process; without ``--push-publish`` the board opens no stream (the laptop polls)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import ssl
+
+import pytest
+
+import nginx_proxy
+from live_server import Server
+from nginx_proxy import HOST, Phone, Proxy
+
+TAP = {"type": "adjust", "side": 0, "delta": 1}
+
+
+@pytest.fixture
+def pushed(tmp_path):
+    """``pushed(count)``: ``count`` truco serve processes on one database, each publishing to
+    nginx's push publisher, and nginx in front of the first (pings every second)."""
+    nginx_proxy.require()
+    started: list = []
+
+    def start(count: int = 1):
+        push_port = nginx_proxy.free_port()
+        servers = []
+        for _ in range(count):
+            args = ["--server", "granian", "--public-url", f"https://{HOST}", "--proxy", "127.0.0.1",
+                    "--push-publish", f"http://127.0.0.1:{push_port}/pub/", "--push-ping-seconds", "1"]
+            servers.append(Server(tmp_path / "pushed.sqlite3", args=args))
+            started.append(servers[-1])
+        proxy = Proxy(servers[0].port, ping_seconds=1, push_port=push_port)
+        started.append(proxy)
+        return servers, proxy
+
+    yield start
+    for item in reversed(started):
+        if isinstance(item, Proxy):
+            item.destroy()
+        else:
+            item.stop()
+
+
+class Stream:
+    """A phone's push stream through the proxy, read line by line (a socket read with a
+    timeout: waiting on the next event, never on a clock)."""
+
+    def __init__(self, proxy: Proxy, match_id: str, address: str = "127.0.0.9") -> None:
+        context = ssl.create_default_context()
+        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+        self.conn = http.client.HTTPSConnection("127.0.0.1", proxy.https_port, context=context,
+                                                source_address=(address, 0), timeout=30)
+        self.conn.request("GET", f"/push/m/{match_id}", headers={"Host": HOST, "Accept": "text/html, text/event-stream",
+                                                                  "HX-Request": "true"})
+        self.response = self.conn.getresponse()
+
+    def next_event(self) -> str:
+        """The name of the next event (``ping``, ``changed``)."""
+        while True:
+            line = self.response.fp.readline().decode()
+            if not line:
+                raise EOFError("the stream ended")
+            if line.startswith("event:"):
+                return line.split(":", 1)[1].strip()
+
+    def wait_for(self, name: str, limit: int = 50) -> None:
+        """Read events until ``name`` (at most ``limit`` others first)."""
+        for _ in range(limit):
+            if self.next_event() == name:
+                return
+        raise AssertionError(f"no {name} in {limit} events")
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def new_match(phone: Phone) -> dict:
+    status, body, _ = phone.request("POST", "/api/matches", {"variant": "paulista"})
+    assert status == 201, body
+    return body
+
+
+def tap(phone: Phone, match: dict, version: int, direct_port: int | None = None) -> None:
+    status, body, _ = phone.request("POST", f"/api/matches/{match['id']}/actions", {"action": TAP, "version": version},
+                                    {"X-Edit-Key": match["edit_key"]}, direct_port=direct_port)
+    assert status == 200, body
+
+
+def test_a_phones_stream_hears_pings_then_the_other_phones_tap(pushed):
+    (server,), proxy = pushed()
+    phone = Phone(proxy, "127.0.0.2")
+    match = new_match(phone)
+    stream = Stream(proxy, match["id"])
+    try:
+        assert stream.response.status == 200
+        assert stream.response.getheader("Content-Type", "").startswith("text/event-stream")
+        stream.wait_for("ping")  # the stream is alive: the phone trusts it (static/js/push.js)
+        tap(Phone(proxy, "127.0.0.3"), match, 0)
+        stream.wait_for("changed")
+    finally:
+        stream.close()
+
+
+def test_two_app_processes_deliver_each_others_changes(pushed):
+    """Taps recorded by either process reach the phones nginx holds (each process publishes)."""
+    servers, proxy = pushed(2)
+    phone = Phone(proxy, "127.0.0.2")
+    match = new_match(phone)
+    stream = Stream(proxy, match["id"])
+    try:
+        stream.wait_for("ping")
+        for version, server in enumerate(servers):
+            tap(phone, match, version, direct_port=server.port)
+            stream.wait_for("changed")
+    finally:
+        stream.close()
+
+
+def test_a_board_opens_its_stream_only_where_push_is_on(pushed, tmp_path):
+    (server,), proxy = pushed()
+    phone = Phone(proxy, "127.0.0.2")
+    match = new_match(phone)
+    status, html, _ = phone.request("GET", f"/m/{match['id']}/{match['edit_key']}")
+    assert status == 200 and f'hx-sse:connect="/push/m/{match["id"]}"' in html and 'data-ping="1"' in html
+    status, html, _ = phone.request("GET", f"/w/{match['id']}")
+    assert status == 200 and f'hx-sse:connect="/push/m/{match["id"]}"' in html
+    laptop = Server(tmp_path / "laptop.sqlite3")  # truco serve as README starts it: no push, the phones poll
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", laptop.port, timeout=10)
+        conn.request("POST", "/api/matches", body=b'{"variant": "paulista"}', headers={"Content-Type": "application/json"})
+        made = json.loads(conn.getresponse().read())
+        conn.request("GET", f"/m/{made['id']}/{made['edit_key']}")
+        page = conn.getresponse().read().decode()
+        conn.close()
+        assert "hx-sse" not in page and 'id="push"' not in page and 'hx-trigger="every 1s' in page
+    finally:
+        laptop.stop()
+
+
+def test_a_stream_for_a_path_that_is_no_match_id_is_refused(pushed):
+    (_server,), proxy = pushed()
+    status, _body, _ = Phone(proxy, "127.0.0.2").request("GET", "/push/m/" + "x" * 80)
+    assert status == 404

@@ -186,3 +186,32 @@ class Phone:
             conn.close()
         is_json = r.getheader("Content-Type", "").startswith("application/json")
         return r.status, (json.loads(text) if is_json and text else text), r.headers
+
+
+def pushed_servers(db: Path, count: int = 1, ping_seconds: int = 1, started: list | None = None):
+    """``count`` ``truco serve`` processes (granian, the hosted recipe) on the database ``db``,
+    each publishing to the push publisher of one nginx in front of the first, whose streams
+    ping every ``ping_seconds`` (docs/hosting.md, "Push"): ``(servers, proxy)``. Each is
+    appended to ``started`` as it starts (stop them in reverse: :func:`stop_all`)."""
+    from live_server import Server
+
+    started = [] if started is None else started
+    push_port = free_port()
+    servers = []
+    for _ in range(count):
+        args = ["--server", "granian", "--public-url", f"https://{HOST}", "--proxy", "127.0.0.1",
+                "--push-publish", f"http://127.0.0.1:{push_port}/pub/", "--push-ping-seconds", str(ping_seconds)]
+        servers.append(Server(db, args=args))
+        started.append(servers[-1])
+    proxy = Proxy(servers[0].port, ping_seconds=ping_seconds, push_port=push_port)
+    started.append(proxy)
+    return servers, proxy
+
+
+def stop_all(started: list) -> None:
+    """Stop what :func:`pushed_servers` started, the proxy first."""
+    for item in reversed(started):
+        if isinstance(item, Proxy):
+            item.destroy()
+        else:
+            item.stop()

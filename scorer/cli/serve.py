@@ -26,8 +26,8 @@ from scorer.app import addresses, store
 from scorer.cli import cli_lang
 from scorer.cli.limit_store import rate_limit_storage_setting
 from scorer.cli.metrics_port import start_metrics
-from scorer.cli.waitress_runner import (CONNECTION_LIMIT, MAX_BODY, allow_open_files, run_workers,  # noqa: F401 - run_workers: tests
-                                        serve_workers, waitress_channel)
+from scorer.cli.waitress_runner import (CONNECTION_LIMIT, allow_open_files, run_workers,  # noqa: F401 - run_workers: tests
+                                        serve_workers, waitress_channel, waitress_options)
 from scorer.core.errors import N_
 
 #: Default database file, in the directory ``truco serve`` is started from.
@@ -189,24 +189,14 @@ def serve_command(
     config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
     config["POLL_SHORTCUT"] = server_name != "waitress" if poll_shortcut is None else poll_shortcut
     config["OFFLINE_ENGINE"] = not no_offline_engine
-    if push_publish and not push_publish.startswith("http://"):
-        raise click.BadParameter(f"{push_publish!r} is not an http:// address", param_hint="--push-publish")
-    config.update(PUSH_PUBLISH_URL=push_publish, PUSH_PING_SECONDS=push_ping_seconds)
+    config.update(push_setting(push_publish, push_ping_seconds))
     init_database(database, _)
     check_port(host, port, _)
     allow_open_files()  # workers inherit it
     if server_name != "waitress":  # the hosted recipe's servers (scorer/cli/hosted.py, granian_server.py)
         serve_hosted(server_name, host, port, workers, threads, config, public_url, no_qr, retention_days, _)
         return
-    # A tournament keeps hundreds of phones connected (waitress's default limit is 100
-    # connections); past 1,024 descriptors select() fails, so waitress must use poll().
-    options = dict(
-        threads=threads, connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True,
-        ident="",  # no "Server: waitress" on every response: bytes a phone has no use for
-        max_request_body_size=MAX_BODY,
-    )
-    if proxies:  # waitress would drop X-Forwarded-*: the app's ProxyFix believes them from --proxy peers only
-        options["clear_untrusted_proxy_headers"] = False
+    options = waitress_options(threads, bool(proxies))
     sock = server = None
     if workers == 1:
         server = waitress.create_server(start_metrics(create_app(config)), host=host, port=port, **options)
@@ -271,6 +261,16 @@ def serve_config(
     if public_url and urlsplit(public_url).hostname:
         config["TRUSTED_HOSTS"] = [urlsplit(public_url).hostname]
     return config
+
+
+def push_setting(publish: str | None, ping_seconds: int) -> dict:
+    """The app's push settings (:mod:`scorer.web.push`): nginx's publisher and its ping.
+
+    :raise click.BadParameter: the publisher is not an ``http://`` address.
+    """
+    if publish and not publish.startswith("http://"):
+        raise click.BadParameter(f"{publish!r} is not an http:// address", param_hint="--push-publish")
+    return {"PUSH_PUBLISH_URL": publish, "PUSH_PING_SECONDS": ping_seconds}
 
 
 def secret_setting(database: str, secret_file: str | None) -> dict:

@@ -25,6 +25,22 @@ QUICK_DEATH_S, QUICK_DEATHS = 5.0, 5
 CONNECTION_LIMIT = 4096
 
 
+def waitress_options(threads: int, behind_proxy: bool) -> dict:
+    """waitress's settings for ``truco serve``: ``threads`` app threads, a room's connections,
+    no server name, the app's body cap; ``behind_proxy`` (``--proxy`` given) keeps the proxy's
+    ``X-Forwarded-*`` headers for the app's ProxyFix, which believes them from those peers only."""
+    # A tournament keeps hundreds of phones connected (waitress's default limit is 100
+    # connections); past 1,024 descriptors select() fails, so waitress must use poll().
+    options = dict(
+        threads=threads, connection_limit=CONNECTION_LIMIT, asyncore_use_poll=True,
+        ident="",  # no "Server: waitress" on every response: bytes a phone has no use for
+        max_request_body_size=MAX_BODY,
+    )
+    if behind_proxy:
+        options["clear_untrusted_proxy_headers"] = False
+    return options
+
+
 def allow_open_files(wanted: int = CONNECTION_LIMIT + 256) -> int:
     """Raise this process's soft limit of open files to ``wanted`` (at most the hard
     limit) and return the new soft limit. Every phone keeps its connection open between

@@ -25,25 +25,8 @@ def pushed(tmp_path):
     nginx's push publisher, and nginx in front of the first (pings every second)."""
     nginx_proxy.require()
     started: list = []
-
-    def start(count: int = 1):
-        push_port = nginx_proxy.free_port()
-        servers = []
-        for _ in range(count):
-            args = ["--server", "granian", "--public-url", f"https://{HOST}", "--proxy", "127.0.0.1",
-                    "--push-publish", f"http://127.0.0.1:{push_port}/pub/", "--push-ping-seconds", "1"]
-            servers.append(Server(tmp_path / "pushed.sqlite3", args=args))
-            started.append(servers[-1])
-        proxy = Proxy(servers[0].port, ping_seconds=1, push_port=push_port)
-        started.append(proxy)
-        return servers, proxy
-
-    yield start
-    for item in reversed(started):
-        if isinstance(item, Proxy):
-            item.destroy()
-        else:
-            item.stop()
+    yield lambda count=1: nginx_proxy.pushed_servers(tmp_path / "pushed.sqlite3", count, 1, started)
+    nginx_proxy.stop_all(started)
 
 
 class Stream:

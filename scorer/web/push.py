@@ -5,7 +5,8 @@ then asks for its board at once, the same request as its poll (so exactly-once a
 machine are unchanged); while the stream is alive it polls only every ten minutes.
 
 The app's part is small: :class:`Publisher` posts ``changed`` to nginx's publisher address for
-the channel of every match (``m-<id>``) that a successful write touched, from one background
+the channel of every match (``m-<id>``) and tournament (``t-<id>``: its TV and organizer pages;
+a tournament match's write publishes its tournament too) that a successful write touched, from one background
 thread per process (a tap's answer never waits on it; a publish that fails is dropped, and the
 phones' own polls cover it); the templates get :func:`push_url` for the stream's address.
 Several app processes or machines publish to the same nginx, which holds every phone's stream:
@@ -24,9 +25,14 @@ import http.client
 import logging
 import os
 import threading
+from collections import OrderedDict
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, request
+
+from scorer.app import store
+from scorer.app.store import tournaments as tstore
+from scorer.web.db import get_db
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +40,8 @@ log = logging.getLogger(__name__)
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: Seconds a publish may take before it is dropped (nginx is on the same machine or network).
 PUBLISH_TIMEOUT = 2.0
+#: Matches whose tournament (or none) each process remembers: a match never changes tournament.
+KNOWN_MATCHES = 4096
 
 
 class Publisher:
@@ -97,22 +105,43 @@ class Publisher:
         return None
 
 
-def match_channel(match_id: str) -> str:
-    """The push channel of a match: its board's and watch page's phones listen on it."""
-    return f"m-{match_id}"
-
-
-def push_url(match_id: str) -> str | None:
-    """Where a page of ``match_id`` opens its stream (``PUSH_PATH`` + ``m/<id>``), or None when
-    push is off. For the templates."""
+def push_url(kind: str, ident: str) -> str | None:
+    """Where a page opens its stream: ``PUSH_PATH`` + ``m/<match id>`` (a board, a watch page)
+    or ``t/<tournament id>`` (the TV, the organizer page); None when push is off. For the
+    templates."""
     if not current_app.config.get("PUSH_PUBLISH_URL"):
         return None
-    return f"{current_app.config.get('PUSH_PATH', '/push/')}m/{match_id}"
+    return f"{current_app.config.get('PUSH_PATH', '/push/')}{kind}/{ident}"
+
+
+class TournamentOf:
+    """The tournament a match plays in (its Revanche series' slot), or None: read once per
+    match and process, the newest :data:`KNOWN_MATCHES` kept."""
+
+    def __init__(self) -> None:
+        self.known: OrderedDict[str, str | None] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def __call__(self, match_id: str) -> str | None:
+        with self.lock:
+            if match_id in self.known:
+                self.known.move_to_end(match_id)
+                return self.known[match_id]
+        db = get_db()
+        row = store.get_match(db, match_id)
+        found = tstore.slot_of_series(db, row.series) if row is not None else None
+        tid = found[0] if found else None
+        with self.lock:
+            self.known[match_id] = tid
+            while len(self.known) > KNOWN_MATCHES:
+                self.known.popitem(last=False)
+        return tid
 
 
 def init_app(app: Flask) -> None:
-    """With ``PUSH_PUBLISH_URL``: publish every successful write to a match's channel, and give
-    the templates :func:`push_url`. Without it: :func:`push_url` is None, nothing else.
+    """With ``PUSH_PUBLISH_URL``: publish every successful write to its match's channel (and
+    its tournament's) or its tournament's, and give the templates :func:`push_url`. Without it:
+    :func:`push_url` is None, nothing else.
 
     :raise ValueError: ``PUSH_PUBLISH_URL`` is not an ``http://`` address.
     """
@@ -122,10 +151,20 @@ def init_app(app: Flask) -> None:
         return
     publisher = Publisher(url)
     app.extensions["truco_push"] = publisher
+    tournament_of = TournamentOf()
 
     @app.after_request
     def publish_change(response: Response) -> Response:
-        match_id = (request.view_args or {}).get("match_id")
-        if match_id and request.method in WRITES and 200 <= response.status_code < 400:
-            publisher.publish(match_channel(match_id))
+        if request.method not in WRITES or not 200 <= response.status_code < 400:
+            return response
+        args = request.view_args or {}
+        tid = args.get("tid")
+        if args.get("match_id"):
+            publisher.publish(f"m-{args['match_id']}")
+            try:
+                tid = tid or tournament_of(args["match_id"])
+            except store.DBAPIError:
+                log.warning("the tournament of match %s could not be read: its TV polls", args["match_id"])
+        if tid:
+            publisher.publish(f"t-{tid}")
         return response

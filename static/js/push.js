@@ -2,7 +2,8 @@
    (truco serve --push-publish). #push holds one server-sent-events stream (htmx's hx-sse
    extension, which reconnects by itself); nginx sends "changed" when the match changed and
    "ping" every data-ping seconds. On "changed", and on every (re)connection, the board asks for
-   itself at once with its "truco-pushed" trigger: the same request as its poll, so the taps'
+   itself at once with its "truco-pushed" trigger (data-target: the board, the TV's board, the
+   organizer's change notice): the same request as its poll, so the taps'
    machine and exactly-once are untouched (table.js still sets aside a poll while a tap is in
    flight). While the stream is trusted (something heard within 2.5 pings) the every-second poll
    is set aside, but for one every ten minutes; a stream that goes quiet (a proxy that buffers
@@ -12,7 +13,7 @@
   "use strict";
   var stream = document.getElementById("push");
   if (!stream || !window.htmx) return;
-  var root = document.documentElement;
+  var root = document.documentElement, targetId = stream.dataset.target || "scoreboard";
   var pingMs = (parseInt(stream.dataset.ping, 10) || 20) * 1000;
   var SAFETY_MS = 10 * 60 * 1000;
   var heardAt = -Infinity, polledAt = performance.now(), wanted = false;
@@ -20,10 +21,10 @@
   function live() { return performance.now() - heardAt < 2.5 * pingMs; }
   function say() { root.dataset.push = live() ? "live" : "off"; }
   function askNow() {
-    var board = document.getElementById("scoreboard");
-    if (!board) return;
+    var target = document.getElementById(targetId);
+    if (!target) return;
     wanted = true;
-    htmx.trigger(board, "truco-pushed");
+    htmx.trigger(target, "truco-pushed");
   }
   function heard() {
     heardAt = performance.now();
@@ -38,7 +39,7 @@
   });
   document.addEventListener("htmx:before:request", function (e) {
     var ctx = e.detail && e.detail.ctx;
-    if (!ctx || !ctx.target || ctx.target.id !== "scoreboard" || ctx.request.method !== "GET") return;
+    if (!ctx || !ctx.target || ctx.target.id !== targetId || ctx.request.method !== "GET") return;
     if (wanted || !live() || performance.now() - polledAt > SAFETY_MS) {
       wanted = false;
       polledAt = performance.now();

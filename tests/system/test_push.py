@@ -33,12 +33,12 @@ class Stream:
     """A phone's push stream through the proxy, read line by line (a socket read with a
     timeout: waiting on the next event, never on a clock)."""
 
-    def __init__(self, proxy: Proxy, match_id: str, address: str = "127.0.0.9") -> None:
+    def __init__(self, proxy: Proxy, ident: str, address: str = "127.0.0.9", path: str = "m") -> None:
         context = ssl.create_default_context()
         context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
         self.conn = http.client.HTTPSConnection("127.0.0.1", proxy.https_port, context=context,
                                                 source_address=(address, 0), timeout=30)
-        self.conn.request("GET", f"/push/m/{match_id}", headers={"Host": HOST, "Accept": "text/html, text/event-stream",
+        self.conn.request("GET", f"/push/{path}/{ident}", headers={"Host": HOST, "Accept": "text/html, text/event-stream",
                                                                   "HX-Request": "true"})
         self.response = self.conn.getresponse()
 
@@ -129,3 +129,29 @@ def test_a_stream_for_a_path_that_is_no_match_id_is_refused(pushed):
     (_server,), proxy = pushed()
     status, _body, _ = Phone(proxy, "127.0.0.2").request("GET", "/push/m/" + "x" * 80)
     assert status == 404
+
+
+def test_the_tv_hears_its_tournaments_table_and_the_organizer_page_opens_its_stream(pushed):
+    """A tap on a tournament table reaches its TV's stream (the TV and organizer listen on the
+    tournament's channel, ``t-<id>``)."""
+    (_server,), proxy = pushed()
+    phone = Phone(proxy, "127.0.0.2")
+    status, t, _ = phone.request("POST", "/api/tournaments", {"variant": "paulista", "teams": ["A", "B", "C", "D"]})
+    assert status == 201, t
+    status, html, _ = phone.request("GET", f"/tv/{t['id']}")
+    assert status == 200 and f'hx-sse:connect="/push/t/{t["id"]}"' in html and 'data-target="tv-board"' in html
+    status, html, _ = phone.request("GET", t["organizer_url"].split(HOST, 1)[-1])
+    assert status == 200 and f'hx-sse:connect="/push/t/{t["id"]}"' in html and 'data-target="changed"' in html
+    status, state, _ = phone.request("GET", f"/api/tournaments/{t['id']}", headers={"X-Organizer-Key": t["organizer_key"]})
+    assert status == 200, state
+    first_round = state["rounds"][0]["matches"]
+    match_id, key = next(m["edit_url"] for m in first_round if m.get("edit_url")).rstrip("/").split("/")[-2:]
+    stream = Stream(proxy, t["id"], path="t")
+    try:
+        stream.wait_for("ping")
+        status, body, _ = phone.request("POST", f"/api/matches/{match_id}/actions", {"action": TAP, "version": 0},
+                                        {"X-Edit-Key": key})
+        assert status == 200, body
+        stream.wait_for("changed")
+    finally:
+        stream.close()

@@ -289,7 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
-    ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting", "stats", "offline", "taps"],
+    ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting", "stats", "offline", "taps",
+                                       "push"],
                     help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
                          "bench/results_db.json; tournament: a 64-team knockout); results.json is not written")
     ap.add_argument("--reference", metavar="PATH",
@@ -312,6 +313,11 @@ def main(argv: list[str] | None = None) -> int:
 
         clock = Clock(3600.0)
         return taps.main(args.quick, lambda text: say(clock, text))
+    if args.only == "push":  # issue 34: bench/push.py
+        from bench import push
+
+        clock = Clock(1800.0)
+        return push.main(args.quick, lambda text: say(clock, text))
     if args.only == "offline":  # issue 24: bench/offline.py
         from bench import offline
 

@@ -87,10 +87,11 @@ class Proxy:
     ``https_port``, ``http_port``, ``access_log()`` (after ``stop()``), ``stop()``."""
 
     def __init__(self, upstream_port: int, timeout: float = 20.0, ping_seconds: int = 20,
-                 push_port: int | None = None) -> None:
+                 push_port: int | None = None, connections: int = 512) -> None:
         """``push_port``: where the push publisher listens (the one given to ``truco serve
-        --push-publish``; None: a free one); ``ping_seconds``: the streams' ping interval."""
-        self.ping_seconds, self.chosen_push_port = ping_seconds, push_port
+        --push-publish``; None: a free one); ``ping_seconds``: the streams' ping interval;
+        ``connections``: nginx's worker_connections (bench/push.py holds thousands)."""
+        self.ping_seconds, self.chosen_push_port, self.connections = ping_seconds, push_port, connections
         self.folder = Path(tempfile.mkdtemp(prefix="truco-nginx-"))
         subprocess.run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={HOST}",
                         "-keyout", str(self.folder / "key.pem"), "-out", str(self.folder / "cert.pem")],
@@ -118,7 +119,8 @@ class Proxy:
         (self.folder / "nginx.conf").write_text(
             f"load_module {NCHAN};\n"
             f"daemon off;\nworker_processes 1;\npid {self.folder / 'nginx.pid'};\nerror_log stderr notice;\n{user}\n"
-            f"events {{ worker_connections 512; }}\n"
+            f"worker_rlimit_nofile {2 * self.connections + 64};\n"
+            f"events {{ worker_connections {self.connections}; }}\n"
             f"http {{\n{temp}\n    include {self.folder / 'truco.conf'};\n}}\n", encoding="utf-8")
         self.proc = subprocess.Popen([str(NGINX), "-p", f"{self.folder}/", "-c", str(self.folder / "nginx.conf"),
                                       "-e", "stderr"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -188,7 +190,8 @@ class Phone:
         return r.status, (json.loads(text) if is_json and text else text), r.headers
 
 
-def pushed_servers(db: Path, count: int = 1, ping_seconds: int = 1, started: list | None = None):
+def pushed_servers(db: Path, count: int = 1, ping_seconds: int = 1, started: list | None = None,
+                   connections: int = 512):
     """``count`` ``truco serve`` processes (granian, the hosted recipe) on the database ``db``,
     each publishing to the push publisher of one nginx in front of the first, whose streams
     ping every ``ping_seconds`` (docs/hosting.md, "Push"): ``(servers, proxy)``. Each is
@@ -203,7 +206,7 @@ def pushed_servers(db: Path, count: int = 1, ping_seconds: int = 1, started: lis
                 "--push-publish", f"http://127.0.0.1:{push_port}/pub/", "--push-ping-seconds", str(ping_seconds)]
         servers.append(Server(db, args=args))
         started.append(servers[-1])
-    proxy = Proxy(servers[0].port, ping_seconds=ping_seconds, push_port=push_port)
+    proxy = Proxy(servers[0].port, ping_seconds=ping_seconds, push_port=push_port, connections=connections)
     started.append(proxy)
     return servers, proxy
 

@@ -135,3 +135,20 @@ def test_a_phone_whose_stream_dropped_reconnects_and_catches_up(hosted, browser)
         assert len(page.board_asks) - asked == 1, page.board_asks[asked:]
     finally:
         ctx.close()
+
+
+def test_an_idle_board_with_push_asks_for_nothing(hosted, browser):
+    """Issue 34 item 4: while nothing changes, a board whose stream is alive sends no request
+    (one every ten minutes at most): three pings heard, no board asked for meanwhile."""
+    proxy, base = hosted
+    made = new_match(proxy)
+    ctx, page = phone(browser, f"{base}/m/{made['id']}/{made['edit_key']}")
+    try:
+        page.evaluate("() => { window.pings = 0;"
+                      " document.getElementById('push').addEventListener('ping', () => { window.pings += 1; }); }")
+        asked = len(page.board_asks)
+        page.wait_for_function("() => window.pings >= 3", timeout=60_000)
+        assert page.board_asks[asked:] == []
+        assert page.evaluate("() => document.getElementById('unheard').hidden")  # and says nothing is wrong
+    finally:
+        ctx.close()

@@ -45,6 +45,7 @@ AUDIT_KINDS = {
     "walkover": N_("walkover"), "abandonment": N_("abandonment"), "reopen": N_("reopened"),
     "rename": N_("renamed"), "lots": N_("draw of lots"), "confirm": N_("confirmed"),
     "take": N_("result taken from the scoreboard"),
+    "restore": N_("kept as it was (the reopened match kept its winner)"),
 }
 
 

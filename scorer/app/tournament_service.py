@@ -207,7 +207,7 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table", *, keys: Tourn
             continue
         ready = [sv for sid, sv in loaded.view.slots.items()
                  if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None]
-        if ready and _bring_back(db, loaded, who):
+        if ready and loaded.row.epoch and _bring_back(db, loaded, who):  # epoch 0: never reopened, nothing dropped
             continue  # a match a reopening undid plays its slot again, as it was: look again
         claims = [_start(db, loaded, sv, keys) for sv in ready]
         if claims and tstore.claim_slots(db, tid, claims, loaded.row.epoch):
@@ -220,7 +220,8 @@ def _bring_back(db: sqlite3.Connection, loaded: Loaded, who: str) -> bool:
     """Put back on its slot each match a reopening undid whose slot is ready again with the
     same teams (:func:`scorer.core.tournament.comes_back`: the reopened match kept its
     winner), with its table (unless another live match holds it now) and its result; True if
-    any came back. One query when nothing was undone."""
+    any came back. One query when nothing was undone (none for a tournament never reopened: the
+    caller looks only once its ``epoch`` moved)."""
     busy = {s.table_number for s in loaded.slots.values() if s.match_id and not s.result and s.table_number}
     back = False
     for row in dstore.kept(db, loaded.row.id):

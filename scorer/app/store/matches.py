@@ -65,7 +65,7 @@ def _row(r, edit_key: str | None = None) -> MatchRow:
         best_of=r["best_of"],
         players=_players(r["players"]),
         edit_key=edit_key,
-        dropped=bool(r["dropped"]),
+        dropped=bool(r.get("dropped", 0)),  # a row read before migration 9 has no such column
     )
 
 

@@ -270,7 +270,8 @@ def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, i
             if cur.rowcount == 1:
                 used.add(table)
                 linked += 1
-                dropped.replaced(db, tid, slot)  # a match it dropped earlier will not come back
+                if epoch:  # reopened at least once: a match it dropped earlier will not come back
+                    dropped.replaced(db, tid, slot)
         if linked:
             _bump(db, tid)
     return linked

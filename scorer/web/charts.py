@@ -43,7 +43,12 @@ MARK_CSS = ("inline:.text-overlay text.label {transform: none !important; text-a
             " .text-overlay .serie-1 text.label {fill: #b71c1c !important}")
 #: A mark's font size (the style's ``value_label_font_size``... ``label_font_size``), its line height,
 #: and the width of one of its characters in bold system-ui (an upper bound, in the same units).
-MARK_SIZE, MARK_LINE, MARK_CHAR = 22, 24, 0.62 * 22
+MARK_SIZE, MARK_LINE, MARK_CHAR = 22, 27, 0.62 * 22
+#: A line of marks' extent above and below its baseline (the font's ascent and descent, as Chromium
+#: measures a text's box: 1.17 em in all).
+MARK_ASCENT, MARK_DESCENT = 0.93 * MARK_SIZE, 0.24 * MARK_SIZE
+#: The room kept between two marks (a text's box is measured by the font, not by these estimates).
+MARK_GAP = 4
 #: Where the mark's baseline goes from its point's y: the first side's above (plus ``ABOVE``), the
 #: second's below (plus ``BELOW``); a mark is drawn where it is put, centred (no transform). pygal
 #: draws a label ``LABEL_DX`` right of its point.
@@ -113,10 +118,11 @@ def place_marks(svg: str) -> str:
     def box(x: float, base: float, text: str) -> tuple[float, float, float, float]:
         half = len(text) * MARK_CHAR / 2
         x = min(max(x, half - 80), max(half - 80, plot[0] + 80 - half))  # inside the picture's margins
-        return (x - half, base - MARK_SIZE * 0.8, x + half, base + MARK_SIZE * 0.25)
+        return (x - half, base - MARK_ASCENT, x + half, base + MARK_DESCENT)
 
-    def overlap(a, b) -> float:
-        w, h = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+    def overlap(a, b) -> float:  # with a gap of MARK_GAP between marks
+        w = min(a[2], b[2]) - max(a[0], b[0]) + MARK_GAP
+        h = min(a[3], b[3]) - max(a[1], b[1]) + MARK_GAP
         return w * h if w > 0 and h > 0 else 0.0
 
     def move(found: re.Match) -> str:
@@ -133,7 +139,7 @@ def place_marks(svg: str) -> str:
         tries = [b for b in tries if b[1] >= -20 and b[3] <= plot[1] - 2] or tries  # under the title, above the axis
         best = min(tries, key=lambda b: (sum(overlap(b, o) for o in placed), tries.index(b)))
         placed.append(best)
-        return f'<text x="{(best[0] + best[2]) / 2:.1f}" y="{best[1] + MARK_SIZE * 0.8:.1f}" class="label">{text}</text>'
+        return f'<text x="{(best[0] + best[2]) / 2:.1f}" y="{best[1] + MARK_ASCENT:.1f}" class="label">{text}</text>'
 
     return TOKEN.sub(move, svg)
 

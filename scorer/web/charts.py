@@ -36,6 +36,8 @@ STYLE = Style(background="#ffffff", plot_background="#ffffff", foreground="#2222
               label_font_size=22, major_label_font_size=22, value_font_size=20, value_label_font_size=22,
               legend_font_size=26, title_font_size=30, tooltip_font_size=18, stroke_width=4, stroke_width_hover=4,
               guide_stroke_dasharray="2,6", major_guide_stroke_dasharray="2,6")
+#: The longest side name two of which share the story's legend line (at its font size, half of 640).
+STORY_LEGEND_CHARS = 14
 #: The marks' look: bold, in their side's colour, centred on their point; where each stands is
 #: worked out by :func:`place_marks` (above the first side's point, below the second's).
 MARK_CSS = ("inline:.text-overlay text.label {transform: none !important; text-anchor: middle !important;"
@@ -81,7 +83,9 @@ def story_svg(variant: str, names: Sequence[str], story: Sequence[StoryPoint], t
     chart = pygal.Line(js=[], style=STYLE, width=640, height=480, print_labels=True, show_minor_x_labels=False,
                        x_title=gettext("Hand"), y_title=gettext("Tentos"), title=title, dots_size=7,
                        margin_right=90, margin_left=10, show_minor_y_labels=False, css=("file://style.css", "file://graph.css", MARK_CSS),
-                       legend_at_bottom=True, legend_at_bottom_columns=2, include_x_axis=True, truncate_legend=-1,
+                       legend_at_bottom=True, include_x_axis=True, truncate_legend=-1,
+                       # the two names side by side while both fit half the picture, else one a line
+                       legend_at_bottom_columns=2 if max(map(len, names)) <= STORY_LEGEND_CHARS else 1,
                        # at most ~10 hand numbers, whole (pygal's automatic truncation drew "…" from hand 10)
                        x_labels_major_every=max(1, -(-len(story) // 10)), truncate_label=-1)
     chart.x_labels = [str(point.hand) for point in story]

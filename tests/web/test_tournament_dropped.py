@@ -164,3 +164,38 @@ def test_a_new_winner_replaces_the_later_match_and_the_old_board_links_to_it(cli
     assert REPLACED["en"] in watch and f'href="/w/{new_id}"' in watch
     assert post(client, final_id, key, {"type": "adjust", "side": 0, "delta": 1}).status_code == 422
     assert client.get(f"/m/{new_id}/{key}", headers=EN).status_code == 200
+
+
+#: Every way a phone changes a match, each refused on a dropped one with a 4xx (never a 500) and
+#: nothing stored: ``(method, path under /m/<id>/<key>, form or JSON body)``; an upload of kept taps
+#: answers as docs/api.md says, 200 listing each tap refused with its code.
+WAYS = [
+    ("GET", "/undo", None),
+    ("POST", "/actions", {"action": '{"type": "undo"}', "version": "2", "confirmed": "1"}),
+    ("POST", "/actions", {"action": '{"type": "call", "side": 0, "call": "truco"}', "version": "2"}),
+    ("POST", "/taps", {"taps": [{"tap_key": "k" * 22, "version": 2, "action": {"type": "adjust", "side": 1, "delta": 1}}]}),
+    ("POST", "/revanche", {}),
+]
+
+
+@pytest.mark.parametrize("method, path, body", WAYS, ids=["undo-page", "undo", "truco", "kept-taps", "revanche"])
+def test_every_way_to_change_a_dropped_match_is_refused(client, method, path, body):
+    t, _semi, (final_id, key) = final_under_way(client)
+    if path == "/revanche":  # a Revanche needs an ended game: the final ends, then the semi-final is reopened
+        play(client, final_id, key, (0, 10))
+    reopen_semi(client, t)
+    before = client.get(f"/api/matches/{final_id}").get_json()
+    url = f"/m/{final_id}/{key}{path}"
+    if method == "GET":
+        r = client.get(url, headers=EN)
+    elif path == "/taps":
+        r = client.post(url, json=body, headers=EN)
+    else:
+        r = client.post(url, data=body, headers=EN)
+    text = r.get_data(as_text=True)
+    if path == "/taps":
+        assert r.status_code == 200 and [x["code"] for x in r.get_json()["refused"]] == ["tournament_match_dropped"]
+    else:
+        assert 400 <= r.status_code < 500, text
+    assert REFUSED["en"] in text or "tournament_match_dropped" in text, text[:500]
+    assert client.get(f"/api/matches/{final_id}").get_json() == before

@@ -199,3 +199,9 @@ def test_every_way_to_change_a_dropped_match_is_refused(client, method, path, bo
         assert 400 <= r.status_code < 500, text
     assert REFUSED["en"] in text or "tournament_match_dropped" in text, text[:500]
     assert client.get(f"/api/matches/{final_id}").get_json() == before
+
+
+def test_the_reopen_page_says_what_becomes_of_the_later_matches(client):
+    t, _semi, _final = final_under_way(client)
+    page = client.get(f"/t/{t['id']}/{t['organizer_key']}/reopen/main:1:1", headers=EN).get_data(as_text=True)
+    assert 'id="undone"' in page and "If this match ends with the same winner, they come back as they were" in page

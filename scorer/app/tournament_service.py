@@ -32,8 +32,9 @@ from scorer.core.series import series_status
 
 log = logging.getLogger(__name__)
 
-#: Who made a change, as the audit log writes it.
-ORGANIZER = "organizer"
+#: Who made a change, as the audit log writes it: the organizer, or the tournament itself (a match
+#: a reopening undid, back as it was: :func:`advance`).
+ORGANIZER, TOURNAMENT = "organizer", "tournament"
 #: The ``format`` field of a tournament export.
 EXPORT_FORMAT = "truco-scorer-tournament/1"
 
@@ -207,7 +208,7 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table", *, keys: Tourn
             continue
         ready = [sv for sid, sv in loaded.view.slots.items()
                  if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None]
-        if ready and loaded.row.epoch and _bring_back(db, loaded, who):  # epoch 0: never reopened, nothing dropped
+        if ready and loaded.row.epoch and _bring_back(db, loaded):  # epoch 0: never reopened, nothing dropped
             continue  # a match a reopening undid plays its slot again, as it was: look again
         claims = [_start(db, loaded, sv, keys) for sv in ready]
         if claims and tstore.claim_slots(db, tid, claims, loaded.row.epoch):
@@ -216,7 +217,7 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table", *, keys: Tourn
     return load(db, tid)
 
 
-def _bring_back(db: sqlite3.Connection, loaded: Loaded, who: str) -> bool:
+def _bring_back(db: sqlite3.Connection, loaded: Loaded) -> bool:
     """Put back on its slot each match a reopening undid whose slot is ready again with the
     same teams (:func:`scorer.core.tournament.comes_back`: the reopened match kept its
     winner), with its table (unless another live match holds it now) and its result; True if
@@ -232,7 +233,7 @@ def _bring_back(db: sqlite3.Connection, loaded: Loaded, who: str) -> bool:
         table = row.table_number
         if row.result is None and table in busy:
             table = next(n for n in range(1, len(busy) + 2) if n not in busy)
-        if tstore.restore(db, loaded.row.id, row, table, loaded.row.epoch, who):
+        if tstore.restore(db, loaded.row.id, row, table, loaded.row.epoch, TOURNAMENT):
             busy.add(table)
             back = True
     return back

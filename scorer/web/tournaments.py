@@ -50,11 +50,13 @@ AUDIT_KINDS = {
 
 
 def audit_who(who: str) -> str:
-    """Who made a change, in words: the organizer, table n, a team, or the draw."""
+    """Who made a change, in words: the organizer, table n, a team, the draw, or the tournament itself."""
     if who == "organizer":
         return gettext("Organizer")
     if who == "draw":
         return gettext("draw of lots")
+    if who == service.TOURNAMENT:
+        return gettext("Tournament")
     kind, _, rest = who.partition(" ")
     if kind == "table" and rest.isdigit():
         return gettext("Table %(n)s", n=rest)

@@ -205,3 +205,12 @@ def test_the_reopen_page_says_what_becomes_of_the_later_matches(client):
     t, _semi, _final = final_under_way(client)
     page = client.get(f"/t/{t['id']}/{t['organizer_key']}/reopen/main:1:1", headers=EN).get_data(as_text=True)
     assert 'id="undone"' in page and "If this match ends with the same winner, they come back as they were" in page
+
+
+def test_the_audit_says_the_tournament_kept_the_later_match(client):
+    t, _semi, _final = final_under_way(client)
+    reopen_semi(client, t)
+    assert correct(client, t, kind="take", slot="main:1:1").status_code == 200
+    page = client.get(f"/t/{t['id']}/{t['organizer_key']}", headers=EN).get_data(as_text=True)
+    audit = page.split('id="audit-title"')[1]
+    assert "<td>Tournament</td><td>kept as it was (the reopened match kept its winner)</td>" in audit

@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import LOCALES, PHONE, api_act, request, stored
+from conftest import AXE, LOCALES, api_act, axe_violations, new_context, request, stored
 from playwright.sync_api import expect
 
 RESULTS = Path(__file__).resolve().parents[2] / "test-results"
@@ -91,6 +91,7 @@ def disjoint(boxes) -> list:
 def test_the_bracket_and_the_summary_are_whole_on_a_laptop_and_a_tv(chromium, night, size):
     live, t = night
     ctx = chromium.new_context(viewport=size, locale=LOCALES["pt_BR"])
+    ctx.add_init_script(path=str(AXE))
     page = ctx.new_page()
     page.goto(live.url + urlsplit(t["organizer_url"]).path)
     final = page.locator("#slot-main-3-1")
@@ -104,6 +105,7 @@ def test_the_bracket_and_the_summary_are_whole_on_a_laptop_and_a_tv(chromium, ni
     expect(heads).to_have_count(9)
     assert page.locator(".night-top .table-scroll").evaluate("e => e.scrollWidth <= e.clientWidth")
     expect(heads.nth(8)).to_be_in_viewport(ratio=1)
+    assert not axe_violations(page)
     shot(page, "summary", size)
     page.goto(live.url + urlsplit(t["tv_url"]).path)
     link = page.locator(".summary-link a")
@@ -144,7 +146,7 @@ def test_a_dropped_board_says_so_within_its_poll_and_comes_back(chromium, live):
         api_act(live, m["id"], m["edit_url"].rsplit("/", 1)[1], {"type": "adjust", "side": 0, "delta": 15}, 0)
     final = rounds(live, t)[1]["matches"][0]
     api_act(live, final["id"], final["edit_url"].rsplit("/", 1)[1], {"type": "adjust", "side": 0, "delta": 5}, 0)
-    ctx = chromium.new_context(viewport=PHONE, locale=LOCALES["en"], has_touch=True)
+    ctx = new_context(chromium, lang="en")
     page = ctx.new_page()
     page.goto(live.url + urlsplit(final["edit_url"]).path)
     expect(page.locator("#score0")).to_have_text("5")
@@ -155,7 +157,8 @@ def test_a_dropped_board_says_so_within_its_poll_and_comes_back(chromium, live):
     expect(page.locator("#dropped")).to_contain_text("This match no longer counts for now", timeout=10_000)
     expect(page.locator("[data-action]")).to_have_count(0)
     expect(page.locator("#score0")).to_have_text("5")
-    shot(page, "dropped-board", PHONE)
+    assert not axe_violations(page)
+    shot(page, "dropped-board", {"width": 360, "height": 640})
     api(live, "POST", f"/api/tournaments/{t['id']}/corrections", headers=organizer, body={"kind": "take", "slot": "main:1:1"})
     expect(page.locator("#dropped")).to_have_count(0, timeout=10_000)
     expect(page.locator("[data-action]").first).to_be_visible()

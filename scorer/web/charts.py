@@ -102,9 +102,9 @@ def story_svg(variant: str, names: Sequence[str], story: Sequence[StoryPoint], t
 
 def place_marks(svg: str) -> str:
     """The story's SVG with every mark moved where it overlaps no other mark and stays in the plot:
-    the first side's above its point, the second's below, each a line further out while it would
-    cover one already placed (or on the other side of its point when there is no room left), the
-    nearest free place wins; with none free, the one it overlaps least. Marks are placed from left
+    the first side's above its point, the second's below, else on the other side, then a line
+    further out on each in turn while it would cover one already placed: the nearest free place
+    wins; with none free, the one it overlaps least. Marks are placed from left
     to right, in plot coordinates (a mark ``len(text) * MARK_CHAR`` wide, ``MARK_LINE`` tall), and
     never over a point."""
     dots: dict[tuple[int, float], float] = {}
@@ -119,8 +119,7 @@ def place_marks(svg: str) -> str:
             dots[(serie, round(float(found.group(4)), 1))] = float(found.group(5))
     placed = [(x - 8, y - 8, x + 8, y + 8) for (_s, x), y in dots.items()]  # a mark never hides a point
 
-    def box(x: float, base: float, text: str) -> tuple[float, float, float, float]:
-        half = len(text) * MARK_CHAR / 2
+    def box(x: float, base: float, half: float) -> tuple[float, float, float, float]:
         x = min(max(x, half - 80), max(half - 80, plot[0] + 80 - half))  # inside the picture's margins
         return (x - half, base - MARK_ASCENT, x + half, base + MARK_DESCENT)
 
@@ -137,9 +136,11 @@ def place_marks(svg: str) -> str:
             return found.group(0)
         x, text = float(found.group(6)) - LABEL_DX, found.group(7)
         y = dots.get((serie, round(x, 1)), plot[1])
-        first = [y + ABOVE - MARK_LINE * k for k in range(4)]
-        second = [y + BELOW + MARK_LINE * k for k in range(4)]
-        tries = [box(x, base, text) for base in (first + second if serie == 0 else second + first)]
+        half = len(text) * MARK_CHAR / 2
+        above = [y + ABOVE - MARK_LINE * k for k in range(4)]
+        below = [y + BELOW + MARK_LINE * k for k in range(4)]
+        near, far = (above, below) if serie == 0 else (below, above)
+        tries = [box(x, base, half) for pair in zip(near, far) for base in pair]  # the nearest lines first
         tries = [b for b in tries if b[1] >= -20 and b[3] <= plot[1] - 2] or tries  # under the title, above the axis
         best = min(tries, key=lambda b: (sum(overlap(b, o) for o in placed), tries.index(b)))
         placed.append(best)

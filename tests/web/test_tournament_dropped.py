@@ -142,6 +142,9 @@ def test_a_finished_later_match_comes_back_with_its_result(client):
     assert state(client, t)["champion"] == 0
     reopen_semi(client, t)
     assert state(client, t)["champion"] is None
+    page = client.get(f"/m/{final_id}/{key}", headers=EN).get_data(as_text=True)
+    assert 'id="dropped"' in page and 'id="revanche"' not in page and 'id="go-rematch"' not in page  # the finding
+    assert "Winner: A!" in page and 'id="undo"' not in page
     assert correct(client, t, kind="take", slot="main:1:1").status_code == 200
     s = state(client, t)
     assert s["champion"] == 0 and table(matches(s)["main:2:1"]) == (final_id, key)

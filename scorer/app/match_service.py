@@ -231,11 +231,17 @@ class MatchService:
             return self._repeat(db, row, tap_key, log_limit, with_state) or answer(
                 self._stale_or_duplicate(db, row, action, version), m, row)
         self._check_room(row)
-        m.apply(action)  # raises RuleError, m unchanged
+        kind = "undo" if undo else "action"
+        try:
+            m.apply(action)  # raises RuleError, m unchanged
+        except RuleError:
+            # A match whose tournament took (or dropped) it says so, not the engine's reason
+            # ("game over"): docs/tournaments.md, step 5.
+            self.guard(db, row, kind)
+            raise
         # An Undo is stored only while no Revanche exists, and any action only while the
         # guards allow it (checked again in the write: another phone may start the
         # Revanche, or the tournament take the result, right now).
-        kind = "undo" if undo else "action"
         guard = (lambda locked: self.guard(locked, row, kind)) if self.guards else None
         try:
             stored = store.append_action(db, row.id, version, action, score=m.score, winner=m.winner, no_rematch=undo,

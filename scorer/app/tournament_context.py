@@ -13,6 +13,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from scorer.app import store, tournament_service
+from scorer.app.store import dropped as dstore
 from scorer.app.store import tournaments as tstore
 from scorer.core import tournament as core
 
@@ -60,6 +61,17 @@ class Next:
 
 
 @dataclass(frozen=True)
+class Dropped:
+    """A match its tournament no longer counts (issue 32): a reopening undid the slot it
+    played. ``replacement``: the id of the game now playing that slot (its latest), None
+    while the slot has no match; ``kept``: it may still come back as it was, if the
+    reopened match keeps its winner (docs/tournaments.md, step 5)."""
+
+    replacement: str | None
+    kept: bool
+
+
+@dataclass(frozen=True)
 class TournamentContext:
     """A tournament match as its board shows it: the tournament's ``tournament_id`` and
     ``name``, the match's ``place``, ``taken`` (the tournament has recorded a result for
@@ -67,7 +79,8 @@ class TournamentContext:
     reopening), ``next``: one :class:`Next` per team (winner first) once taken, or one
     ``"champion"`` line once the tournament is over; empty before; and ``over``: the
     board's game ended and its series is decided, so a Revanche would not count (a
-    reopened board offers Undo and the way back to the tournament instead)."""
+    reopened board offers Undo and the way back to the tournament instead); ``dropped``:
+    a reopening took the match out of the tournament (:class:`Dropped`), None otherwise."""
 
     tournament_id: str
     name: str
@@ -75,6 +88,7 @@ class TournamentContext:
     taken: bool
     next: tuple[Next, ...] = ()
     over: bool = False
+    dropped: Dropped | None = None
 
 
 def round_level(t: core.Tournament, stage: str, number: int) -> int | None:
@@ -95,7 +109,7 @@ def tournament_context(db: sqlite3.Connection, match: store.MatchRow) -> Tournam
     tournament's match also loads its tournament, read only)."""
     found = tstore.slot_of_series(db, match.series)
     if found is None:
-        return None
+        return dropped_context(db, match) if match.dropped else None
     loaded = tournament_service.load(db, found[0])
     if loaded is None or found[1] not in loaded.view.slots:
         return None
@@ -107,6 +121,22 @@ def tournament_context(db: sqlite3.Connection, match: store.MatchRow) -> Tournam
         place=_place(loaded, sv.slot, srow.table_number if srow else None), taken=taken,
         next=_next_lines(loaded, sv) if taken else (),
         over=match.winner is not None and tournament_service.series_over(db, match),
+    )
+
+
+def dropped_context(db: sqlite3.Connection, match: store.MatchRow) -> TournamentContext | None:
+    """The context of a match its tournament dropped (issue 32): the place it had (its slot,
+    its table then), and what plays that slot now (:class:`Dropped`); None if the
+    tournament is gone."""
+    row = dstore.of_series(db, match.series)
+    loaded = tournament_service.load(db, row.tournament_id) if row is not None else None
+    if row is None or loaded is None or row.slot not in loaded.view.slots:
+        return None
+    live = loaded.live.get(row.slot)
+    return TournamentContext(
+        tournament_id=loaded.row.id, name=loaded.row.name,
+        place=_place(loaded, loaded.t.slot(row.slot), row.table_number), taken=False, over=True,
+        dropped=Dropped(replacement=live.match_id if live is not None else None, kept=row.kept),
     )
 
 

@@ -162,7 +162,8 @@ def _reopen(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data
     before = loaded.results[slot_id].to_json() if slot_id in loaded.results else None
     srow = loaded.slots[slot_id]
     hold = series_stamp(tstore.series_games(db, srow.series_id)) if srow.series_id else None
-    if not tstore.reopen(db, tid, slot_id, undone, loaded.row.version, who, before, hold):
+    teams = {d: loaded.view.slots[d].teams for d in undone}  # what each undone match was, should it come back
+    if not tstore.reopen(db, tid, slot_id, undone, loaded.row.version, who, before, hold, teams):
         raise _changed()
     return undone
 

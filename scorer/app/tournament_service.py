@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.app import store
+from scorer.app.store import dropped as dstore
 from scorer.app.store import tournaments as tstore
 from scorer.app.tournament_keys import TournamentKeys
 from scorer.app.match_service import MatchService
@@ -31,8 +32,9 @@ from scorer.core.series import series_status
 
 log = logging.getLogger(__name__)
 
-#: Who made a change, as the audit log writes it.
-ORGANIZER = "organizer"
+#: Who made a change, as the audit log writes it: the organizer, or the tournament itself (a match
+#: a reopening undid, back as it was: :func:`advance`).
+ORGANIZER, TOURNAMENT = "organizer", "tournament"
 #: The ``format`` field of a tournament export.
 EXPORT_FORMAT = "truco-scorer-tournament/1"
 
@@ -204,12 +206,37 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table", *, keys: Tourn
             changed = True
         if changed:
             continue
-        claims = [_start(db, loaded, sv, keys) for sid, sv in loaded.view.slots.items()
-                  if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None]
+        ready = [sv for sid, sv in loaded.view.slots.items()
+                 if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None]
+        if ready and loaded.row.epoch and _bring_back(db, loaded):  # epoch 0: never reopened, nothing dropped
+            continue  # a match a reopening undid plays its slot again, as it was: look again
+        claims = [_start(db, loaded, sv, keys) for sv in ready]
         if claims and tstore.claim_slots(db, tid, claims, loaded.row.epoch):
             continue  # linked some (look again), or reopened meanwhile (-1: look again)
         return loaded
     return load(db, tid)
+
+
+def _bring_back(db: sqlite3.Connection, loaded: Loaded) -> bool:
+    """Put back on its slot each match a reopening undid whose slot is ready again with the
+    same teams (:func:`scorer.core.tournament.comes_back`: the reopened match kept its
+    winner), with its table (unless another live match holds it now) and its result; True if
+    any came back. One query when nothing was undone (none for a tournament never reopened: the
+    caller looks only once its ``epoch`` moved)."""
+    busy = {s.table_number for s in loaded.slots.values() if s.match_id and not s.result and s.table_number}
+    back = False
+    for row in dstore.kept(db, loaded.row.id):
+        if loaded.slots.get(row.slot) is None or loaded.slots[row.slot].match_id is not None:
+            continue
+        if not core.comes_back(loaded.view, row.slot, row.teams):
+            continue
+        table = row.table_number
+        if row.result is None and table in busy:
+            table = next(n for n in range(1, len(busy) + 2) if n not in busy)
+        if tstore.restore(db, loaded.row.id, row, table, loaded.row.epoch, TOURNAMENT):
+            busy.add(table)
+            back = True
+    return back
 
 
 def table_for(t: core.Tournament, slot: core.Slot) -> int | None:
@@ -271,14 +298,20 @@ def guard(db: sqlite3.Connection, match: store.MatchRow, kind: str) -> None:
     again inside that write with the match row locked, so a result being recorded and a
     table's Undo never both happen (:func:`scorer.app.store.tournaments.record_result`).
 
-    :raise RuleError: ``tournament_result_taken`` (only the organizer can change the
-        result: Correct → Reopen); ``tournament_match_over``, a Revanche of a tournament
-        match whose series is decided (or of a best-of-1 match): it would not count.
+    :raise RuleError: ``tournament_match_dropped`` (a reopening took the match out of the
+        tournament: it no longer counts, issue 32); ``tournament_result_taken`` (only the
+        organizer can change the result: Correct → Reopen); ``tournament_match_over``, a
+        Revanche of a tournament match whose series is decided (or of a best-of-1 match): it
+        would not count.
     """
-    found = tstore.series_lock(db, match.series)
+    found = tstore.series_guard(db, match.series)
     if found is None:
         return
-    if found[2]:
+    taken, dropped = found
+    if dropped:
+        raise RuleError("tournament_match_dropped", N_(
+            "The tournament no longer counts this match: the organizer reopened an earlier result."))
+    if taken:
         raise RuleError("tournament_result_taken", N_(
             "The tournament has already taken this result; only the organizer can change it (Correct → Reopen)."))
     if kind == "rematch":

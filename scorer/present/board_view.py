@@ -308,7 +308,9 @@ class TournamentLine:
     (the page's header line: the tournament; round · table), ``taken`` (the tournament took the
     result: no Revanche, Undo shown unavailable), ``over`` (its series is decided: no Revanche,
     even reopened), ``next`` (what comes next, lines, once taken) and ``url`` (the tournament's
-    TV page)."""
+    TV page); ``dropped``: the notice of a match its tournament no longer counts (a reopening
+    undid it, issue 32: the board refuses every action), None otherwise, and ``replacement``
+    the address of the game that plays its place now (None: none yet)."""
 
     name: str
     where: str
@@ -316,6 +318,8 @@ class TournamentLine:
     over: bool
     next: tuple[str, ...]
     url: str
+    dropped: str | None = None
+    replacement: str | None = None
 
 
 @dataclass(frozen=True)

@@ -73,13 +73,13 @@ def board_page(row: store.MatchRow, *, key: str | None, message: str | None = No
     state = said(service().state(db, row, log_limit=LOG_LIMIT))
     board = board_view(state, get_translations(), gloss=locale_code() == "en", last_action=service().last_action(db, row),
                        series=service().series(db, row), players=row.players, first_mano=row.mano)
-    full = board.winner is not None or not is_htmx() or tournament_context.result_taken(db, row)
+    full = board.winner is not None or not is_htmx() or row.dropped or tournament_context.result_taken(db, row)
     return BoardPage(
         board=board,
         links=board_links(row, key, board.version),
         can_edit=key is not None,
         message=message,
-        tournament=table_words.board_tournament(row) if full else None,
+        tournament=table_words.board_tournament(row, key) if full else None,
         guard_ms=round(current_app.config["GHOST_TAP_SECONDS"] * 1000),  # as ``--ghost-tap-ms``; 0 = off
         shown=f"{time.time():.3f}",
         oob=is_htmx(),

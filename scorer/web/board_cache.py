@@ -73,9 +73,10 @@ def cache_key(row: store.MatchRow, key: str) -> tuple:
 
 def kept_cache(row: store.MatchRow) -> BoardCache | None:
     """The app's cache if ``row``'s htmx board may be kept (a game going on, not a
-    tournament game whose result was taken), else None."""
+    tournament game whose result was taken or that its tournament dropped), else None."""
     cache: BoardCache | None = current_app.extensions.get("truco_board_cache")
-    if cache is None or not is_htmx() or row.winner is not None or tournament_context.result_taken(get_db(), row):
+    if (cache is None or not is_htmx() or row.winner is not None or row.dropped
+            or tournament_context.result_taken(get_db(), row)):
         return None
     return cache
 

@@ -272,8 +272,10 @@ def shown_tag(row: store.MatchRow, tournament: int | None = None) -> str:
     players and the series, so a rename reaches the other phones within one poll; and
     ``tournament``, the version of a finished game's tournament
     (:func:`scorer.app.tournament_context.board_stamp`), so a result taken or reopened
-    and the next match reach it too."""
-    text = json.dumps([row.names, row.players, row.best_of, row.series, tournament], ensure_ascii=False)
+    and the next match reach it too; and whether its tournament dropped the match (issue 32), so
+    its board says so within one poll."""
+    text = json.dumps([row.names, row.players, row.best_of, row.series, tournament, bool(row.dropped)],
+                      ensure_ascii=False)
     return hashlib.blake2s(text.encode(), digest_size=6).hexdigest()
 
 

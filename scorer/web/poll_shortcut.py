@@ -18,7 +18,8 @@ refuses an unchanged poll (no rate limit applies to it, no cookie is set); the a
 metrics count it here as the app would (``truco_requests_total`` and
 ``truco_request_seconds`` for the poll's route), and a finished tournament game's poll
 compares the tournament's version too, as the view does
-(:func:`scorer.app.tournament_context.board_stamp`). A guard or counter added to polls
+(:func:`scorer.app.tournament_context.board_stamp`), and every poll the match's ``dropped``
+mark (its tournament took it out of its slot: issue 32), read in the same primary-key read. A guard or counter added to polls
 later must be added here too, or this turned off. ``truco serve --server gunicorn`` (the
 hosted recipe) has it on unless ``--no-poll-shortcut``; waitress (the laptop) has it off
 unless ``--poll-shortcut``.

@@ -10,8 +10,9 @@ from flask import url_for
 from flask_babel import gettext
 
 from scorer.app import store
-from scorer.app.tournament_context import Next, Place, TournamentContext, tournament_context
+from scorer.app.tournament_context import Dropped, Next, Place, TournamentContext, tournament_context
 from scorer.present.board_view import TournamentLine
+from scorer.web.common import key_fits
 from scorer.web.db import get_db
 from scorer.web.tournament_view import round_name, stage_title
 
@@ -59,14 +60,41 @@ def next_line(n: Next) -> str:
     return words.get(n.kind, lambda: gettext("%(team)s is out of the tournament", team=n.team))()
 
 
-def board_tournament(row: store.MatchRow) -> TournamentLine | None:
+def dropped_notice(dropped: Dropped) -> str:
+    """What the board of a match its tournament dropped says (issue 32, docs/tournaments.md step 5)."""
+    if dropped.replacement is not None:
+        return gettext("This match no longer counts: the organizer reopened an earlier result and this place "
+                       "is now played on a new scoreboard.")
+    if dropped.kept:
+        return gettext("This match no longer counts for now: the organizer reopened an earlier result. If that "
+                       "match keeps its winner, this scoreboard counts again as it is.")
+    return gettext("This match no longer counts: the organizer reopened an earlier result.")
+
+
+def replacement_url(match_id: str | None, key: str | None) -> str | None:
+    """Where the board of a dropped match sends this phone: the scoreboard of the game that
+    plays its place now when this phone's key opens it (a tournament table's key is the
+    slot's), else its watch page; None when there is none."""
+    if match_id is None:
+        return None
+    new = store.get_match(get_db(), match_id) if key is not None else None
+    if new is not None and key_fits(new, key):
+        return url_for("matches.scoreboard", match_id=match_id, key=key)
+    return url_for("matches.watch", match_id=match_id)
+
+
+def board_tournament(row: store.MatchRow, key: str | None = None) -> TournamentLine | None:
     """The scoreboard's tournament line (:class:`~scorer.present.board_view.TournamentLine`; its
-    ``url`` is the tournament's TV page, which needs no key), or None outside a tournament."""
+    ``url`` is the tournament's TV page, which needs no key), or None outside a tournament.
+    ``key``: the board's edit key (None: the watch page), for a dropped match's link."""
     ctx: TournamentContext | None = tournament_context(get_db(), row)
     if ctx is None:
         return None
     where = [place_name(ctx.place)]
     if ctx.place.table is not None:
         where.append(gettext("Table %(n)s", n=ctx.place.table))
+    dropped = ctx.dropped
     return TournamentLine(name=ctx.name, where=DOT.join(where), taken=ctx.taken, over=ctx.over,
-                          next=tuple(next_line(n) for n in ctx.next), url=url_for("tournaments.tv", tid=ctx.tournament_id))
+                          next=tuple(next_line(n) for n in ctx.next), url=url_for("tournaments.tv", tid=ctx.tournament_id),
+                          dropped=dropped_notice(dropped) if dropped else None,
+                          replacement=replacement_url(dropped.replacement, key) if dropped else None)

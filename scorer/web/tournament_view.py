@@ -250,7 +250,7 @@ def _match(loaded: tournament_service.Loaded, slot: Slot, base: str) -> Tourname
     return {
         "id": srow.match_id if srow else None,
         "slot": slot.id,
-        "table": srow.table_number if srow and sv.result is None else None,
+        "table": srow.table_number if srow else None,  # a finished match keeps the table it was played at
         "teams": list(sv.teams),
         "status": sv.status,
         "best_of": slot.best_of,

@@ -32,6 +32,12 @@ TIEBREAK_SHORT = {
 TIEBREAK_NAMES = {**TIEBREAK_SHORT,
                   "head_to_head": N_("head-to-head among the tied teams (points, then tento difference)")}
 
+#: What separated two rows (:data:`scorer.core.tournament.SEPARATORS`) in the standings' notes:
+#: a criterion's short name, the head-to-head by the part that decided.
+SEPARATED_BY = {**TIEBREAK_SHORT,
+                "head_to_head": N_("head-to-head points"),
+                "head_to_head_tento_difference": N_("head-to-head tento difference")}
+
 #: The criteria the organizer orders on the create form (the draw of lots always comes last).
 CHOOSABLE = tuple(c for c in core.TIEBREAKS if c != "lots")
 
@@ -43,11 +49,11 @@ def format_name(fmt: str) -> str:
 
 def tie_notes(rows: Sequence[Mapping[str, Any]], team: Callable[[int], str], tiebreaks: Sequence[str]) -> list[str]:
     """Which tiebreak separated the teams level on the first criterion, in words:
-    ``["Alfa–Gama: head-to-head", "Gama–Beta: tento difference"]``.
+    ``["Alfa–Gama: head-to-head tento difference", "Gama–Beta: tento difference"]``.
 
     ``rows``: a standings table as the API writes it (each with ``team`` and
     ``separated_by``); neighbours separated by the same criterion make one chain
-    ("A–B–C: head-to-head"). Rows separated by the first criterion, or still level, say nothing.
+    ("A–B–C: head-to-head tento difference"). Rows separated by the first criterion, or still level, say nothing.
     """
     first = tiebreaks[0] if tiebreaks else None
     chains: list[tuple[list[int], str]] = []
@@ -59,7 +65,7 @@ def tie_notes(rows: Sequence[Mapping[str, Any]], team: Callable[[int], str], tie
             chains[-1][0].append(below["team"])
         else:
             chains.append(([above["team"], below["team"]], criterion))
-    return [f"{'–'.join(team(t) for t in teams)}: {gettext(TIEBREAK_SHORT.get(c, c))}" for teams, c in chains]
+    return [f"{'–'.join(team(t) for t in teams)}: {gettext(SEPARATED_BY.get(c, c))}" for teams, c in chains]
 
 
 def first_criterion(tiebreaks: Sequence[str]) -> str:

@@ -45,15 +45,18 @@ AUDIT_KINDS = {
     "walkover": N_("walkover"), "abandonment": N_("abandonment"), "reopen": N_("reopened"),
     "rename": N_("renamed"), "lots": N_("draw of lots"), "confirm": N_("confirmed"),
     "take": N_("result taken from the scoreboard"),
+    "restore": N_("kept as it was (the reopened match kept its winner)"),
 }
 
 
 def audit_who(who: str) -> str:
-    """Who made a change, in words: the organizer, table n, a team, or the draw."""
+    """Who made a change, in words: the organizer, table n, a team, the draw, or the tournament itself."""
     if who == "organizer":
         return gettext("Organizer")
     if who == "draw":
         return gettext("draw of lots")
+    if who == service.TOURNAMENT:
+        return gettext("Tournament")
     kind, _, rest = who.partition(" ")
     if kind == "table" and rest.isdigit():
         return gettext("Table %(n)s", n=rest)
@@ -315,7 +318,7 @@ def cards(loaded: service.Loaded, key: str):
     for stage in stages:
         for rnd in stage["rounds"]:
             for m in rnd["matches"]:
-                if m["edit_url"] and m["table"]:
+                if m["edit_url"] and m["table"] and m["result"] is None:
                     tables.append({**m, "round": rnd["title"],
                                    "qr": qr.svg(m["edit_url"], gettext("QR code to score this match"))})
     tables.sort(key=lambda m: m["table"])
@@ -389,23 +392,47 @@ def tv_live(tid: str):
 # ---------------------------------------------------------------- teams
 
 
-def check_team(loaded: service.Loaded, team: int, key: str) -> None:
+def check_team(row: TournamentRow, team: int, key: str) -> None:
     """:raise 403: wrong team key. :raise 404: no such team."""
-    if not 0 <= team < len(loaded.row.teams):
+    if not 0 <= team < len(row.teams):
         abort(404, gettext("There is no such team."))
-    if not tournament_keys().team_fits(loaded.row.id, loaded.row.team_hashes, team, key):
+    if not tournament_keys().team_fits(row.id, row.team_hashes, team, key):
         abort(403, gettext("This link is not this team's."))
+
+
+def team_context(loaded: service.Loaded, team: int, key: str) -> dict[str, Any]:
+    """The team page's template context: the TV's (:func:`page_context`), the team ``me``, its
+    ``key`` and its matches (``mine``: ``(slot id, SlotView)`` in layout order)."""
+    ctx: dict[str, Any] = dict(page_context(loaded, organizer=None))
+    ctx.update(me=team, key=key, mine=[(sid, sv) for sid, sv in loaded.view.slots.items() if team in sv.teams])
+    return ctx
 
 
 @bp.get("/t/<tid>/team/<int:team>/<key>")
 def team_page(tid: str, team: int, key: str):
-    """A team's page: its matches, and a button to confirm each finished result."""
+    """A team's page: its matches with their scores, and a button to confirm each finished result."""
     loaded = get_tournament_or_404(tid)
-    check_team(loaded, team, key)
-    ctx = page_context(loaded, organizer=None)
-    mine = [(sid, sv) for sid, sv in loaded.view.slots.items() if team in sv.teams]
-    ctx.update(me=team, key=key, mine=mine)
-    return render_template("tournaments/team.html", **ctx)
+    check_team(loaded.row, team, key)
+    return render_template("tournaments/team.html", **team_context(loaded, team, key))
+
+
+@bp.get("/t/<tid>/team/<int:team>/<key>/matches")
+def team_matches(tid: str, team: int, key: str):
+    """The team page's poll (issue 32): 204 while the ``stamp`` shown is current, else its list of
+    matches, so a confirmation (the other team's, the organizer's) shows within one poll.
+
+    :raise 404: no such tournament or team. :raise 403: wrong team key."""
+    found = organizer_poll(get_db(), tid)
+    if found is None:
+        abort(404, gettext("There is no tournament with this address."))
+    row, now = found
+    check_team(row, team, key)
+    if request.args.get("stamp", "") == now:
+        return "", 204
+    loaded = get_tournament_or_404(tid)
+    response = make_response(render_template("tournaments/_team_matches.html", **team_context(loaded, team, key)))
+    response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
+    return response
 
 
 @bp.post("/t/<tid>/team/<int:team>/<key>/confirm")
@@ -416,7 +443,7 @@ def team_confirm(tid: str, team: int, key: str):
         changed meanwhile: nothing written. :raise 422: not this team's match, no result.
     """
     loaded = get_tournament_or_404(tid)
-    check_team(loaded, team, key)
+    check_team(loaded.row, team, key)
     slot = request.form.get("slot", "")
     sv = loaded.view.slots.get(slot)
     if sv is None or team not in sv.teams:

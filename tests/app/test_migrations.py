@@ -130,3 +130,15 @@ def test_the_old_database_copies_to_postgresql_and_replays(old_db, pg_url, conne
     assert row == store.get_match(source, "old-argentino") and row.score == (18, 16)
     m = Match.replay(row.variant, row.options, row.mano, store.get_actions(target, row.id))
     assert tuple(m.state()["score"]) == row.score
+
+
+def test_migration_9_adds_the_dropped_matches_and_marks_no_old_match(db_url, connect):
+    """Migration 9 (issue 32, docs/tournaments.md step 5): the matches a reopening dropped, and on
+    each match the mark its board's poll reads; a match stored before it is not dropped."""
+    db = connect(db_url)
+    assert store.migrate(db, store.MIGRATIONS[:8]) == 8
+    old = store.create_match(db, variant="truco-15", options={}, names=["A", "B"], mano=0)
+    assert store.migrate(db) == len(store.MIGRATIONS)
+    assert store.get_match(db, old.id).dropped is False
+    assert store.poll_stamp(db, old.id).dropped == 0
+    assert db.execute("SELECT COUNT(*) AS n FROM tournament_dropped").fetchone()["n"] == 0

@@ -135,13 +135,14 @@ def test_tv_mid_tournament_shows_finished_quarterfinals_and_live_semifinals(chro
 
 #: docs/tournaments.md "Standings and tiebreaks" worked by hand (tests/core/test_tournament.py,
 #: SEPARATIONS "alfa-h2h-gama-beta-diff"): Alfa, Beta, Gama level on 7 points and 2 wins;
-#: the head-to-head puts Alfa (+5 overall) first, tento difference puts Gama (+13) above Beta (+3).
+#: the head-to-head (its points level, 4 each; its tento difference +4) puts Alfa (+5 overall) first,
+#: tento difference puts Gama (+13) above Beta (+3).
 LEAGUE = [("Alfa", "Beta", 15, 9), ("Beta", "Gama", 15, 11), ("Gama", "Alfa", 15, 13),
           ("Alfa", "Delta", 15, 14), ("Beta", "Delta", 15, 10), ("Gama", "Delta", 15, 0)]
 NOTES = {
-    "pt_BR": "Empate em pontos: Alfa–Gama: confronto direto; Gama–Beta: saldo de tentos",
-    "es": "Empate en puntos: Alfa–Gama: enfrentamiento directo; Gama–Beta: diferencia de tantos",
-    "en": "Level on points: Alfa–Gama: head-to-head; Gama–Beta: tento difference",
+    "pt_BR": "Empate em pontos: Alfa–Gama: saldo de tentos no confronto direto; Gama–Beta: saldo de tentos",
+    "es": "Empate en puntos: Alfa–Gama: diferencia de tantos en el enfrentamiento directo; Gama–Beta: diferencia de tantos",
+    "en": "Level on points: Alfa–Gama: head-to-head tento difference; Gama–Beta: tento difference",
 }
 
 

@@ -18,7 +18,7 @@ from scorer.web import create_app
 DAY = 86400
 SEMIS = ("main:1:1", "main:1:2")
 TABLES = (("tournament", "id", "id"), ("tournament_slot", "tournament_id", "position"),
-          ("tournament_audit", "tournament_id", "seq"))
+          ("tournament_audit", "tournament_id", "seq"), ("tournament_dropped", "tournament_id", "series_id"))
 
 
 def path_of(url):
@@ -131,6 +131,32 @@ def test_copy_carries_a_live_tournament_and_it_plays_on(tmp_path, pg_url, direct
     assert live.state()["champion"] is None  # the source was not touched
 
 
+def test_copy_carries_a_dropped_match_that_comes_back_on_the_copy(tmp_path, pg_url):
+    """Issue 32: a final a reopening dropped is copied with what it had; on the copy its board says
+    it no longer counts, and taking the semi-final back unchanged brings it back as it was."""
+    source = str(tmp_path / "laptop.sqlite3")
+    live = Organizer(source)
+    for slot in SEMIS:
+        live.score(slot, 0, 15)
+    final_id, final_key = live.table("main:2:1")
+    live.score("main:2:1", 1, 6)
+    organizer = {"X-Organizer-Key": live.t["organizer_key"]}
+    r = live.client.post(live.api + "/corrections", headers=organizer,
+                         json={"kind": "reopen", "slot": "main:1:1", "confirmed": True})
+    assert r.status_code == 200 and r.get_json()["undone"] == ["main:2:1"]
+    before = rows(source, live.t["id"])
+    assert [d["series_id"] for d in before["tournament_dropped"]] == [final_id]
+    assert CliRunner().invoke(cli, ["db", "copy", "--from", source, "--to", pg_url]).exit_code == 0
+    assert rows(pg_url, live.t["id"]) == before
+    copy = Organizer(pg_url, live.t)
+    page = copy.client.get(f"/m/{final_id}/{final_key}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert 'id="dropped"' in page and "data-action=" not in page
+    assert copy.client.post(copy.api + "/corrections", headers=organizer,
+                            json={"kind": "take", "slot": "main:1:1"}).status_code == 200
+    assert copy.table("main:2:1") == (final_id, final_key)
+    assert matches(copy.state())["main:2:1"]["score"] == [0, 6]
+
+
 def age(database, tid, *, tournament_days, match_days):
     """Move a tournament's last change and its matches' back in time by so many days."""
     db = store.connect(database)
@@ -173,7 +199,8 @@ def test_prune_keeps_a_live_tournament_whole_and_deletes_an_idle_one_whole(db_ur
             if m["edit_url"]:  # every table link still opens its match
                 assert o.client.get(path_of(m["edit_url"])).status_code == 200, slot
         assert [m["id"] for m in matches(o.state()).values() if m["id"]] == ids
-    assert rows(db_url, idle.t["id"]) == {"tournament": [], "tournament_slot": [], "tournament_audit": []}
+    assert rows(db_url, idle.t["id"]) == {"tournament": [], "tournament_slot": [], "tournament_audit": [],
+                                          "tournament_dropped": []}
     assert idle.client.get(idle.api).status_code == 404
     db = store.connect(db_url)
     try:

@@ -335,7 +335,15 @@ SEPARATIONS = [
         [played(0, 1, (15, 9)), played(1, 2, (15, 11)), played(2, 0, (15, 13)),
          played(0, 3, (15, 14)), played(1, 3, (15, 10)), played(2, 3, (15, 0))],
         T.TIEBREAKS, None,
-        [(0, "head_to_head"), (2, "tento_difference"), (1, "points"), (3, None)], id="alfa-h2h-gama-beta-diff"),
+        [(0, "head_to_head_tento_difference"), (2, "tento_difference"), (1, "points"), (3, None)],
+        id="alfa-h2h-gama-beta-diff"),
+    pytest.param(
+        # Alfa beats Beta 15-14 and loses to Gama 0-15; Beta beats Delta 15-0: Alfa and Beta 4 points
+        # and 1 win each, Gama 3, Delta 1. Head-to-head: Alfa 3 points, Beta 1, so its points decide
+        # (though Beta's overall difference, -1+15 = +14, beats Alfa's +1-15 = -14).
+        [played(0, 1, (15, 14)), played(2, 0, (15, 0)), played(1, 3, (15, 0))],
+        T.TIEBREAKS, None,
+        [(0, "head_to_head"), (1, "points"), (2, "points"), (3, None)], id="head-to-head-points"),
     pytest.param(
         # Alfa wins all three, Beta two, Gama one, Delta none: 9, 7, 5, 3 points (win 3, loss 1).
         # The first criterion alone decides.
@@ -372,12 +380,13 @@ SEPARATIONS = [
     pytest.param(
         # The three-way circle of test_three_way_non_transitive_tie: C (2) above A (0) by tentos
         # for (34 against 30, after mini-league and overall difference tie them), A above B (1)
-        # by head-to-head (mini-league difference +4 against -8), B above D (3) by points.
+        # by head-to-head tento difference (mini-league points 4 each; difference +4 against -8),
+        # B above D (3) by points.
         [((0, 1), Result("played", 0, (12, 2))), ((1, 2), Result("played", 0, (12, 10))),
          ((2, 0), Result("played", 0, (12, 6))), ((0, 3), Result("played", 0, (12, 0))),
          ((1, 3), Result("played", 0, (12, 0))), ((2, 3), Result("played", 0, (12, 0)))],
         T.TIEBREAKS, None,
-        [(2, "tentos_for"), (0, "head_to_head"), (1, "points"), (3, None)], id="circle"),
+        [(2, "tentos_for"), (0, "head_to_head_tento_difference"), (1, "points"), (3, None)], id="circle"),
 ]
 
 
@@ -530,7 +539,7 @@ def test_standings_never_depend_on_entry_order(drawn, perm, data):
     assert {(perm[r.team], r.rank, r.points) for r in table.rows} == {(r.team, r.rank, r.points) for r in other.rows}
     # the tiebreak that separated each pair moves with the teams too, and names a criterion in force
     assert [(perm[r.team], r.separated_by) for r in table.rows] == [(r.team, r.separated_by) for r in other.rows]
-    assert all(r.separated_by in T.TIEBREAKS for r in table.rows[:-1]) and table.rows[-1].separated_by is None
+    assert all(r.separated_by in T.SEPARATORS for r in table.rows[:-1]) and table.rows[-1].separated_by is None
 
 
 @given(st.integers(2, 64), st.randoms(use_true_random=False))

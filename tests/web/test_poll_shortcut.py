@@ -125,3 +125,29 @@ def test_the_polls_it_answers_are_counted_in_the_apps_metrics(tmp_path):
     metrics = registry(short.application)
     assert metrics.get_sample_value("truco_requests_total", labels) == 4  # 1 by Flask, 3 before it
     assert metrics.get_sample_value("truco_request_seconds_count", {"route": labels["route"]}) == 4
+
+
+def test_a_board_its_tournament_dropped_is_seen_on_the_very_next_poll(tmp_path):
+    """Issue 32: a reopening drops a final in play (its version unchanged); the shortcut answers
+    its next poll with the board that says so, not 204 (the tag holds the match's dropped mark)."""
+    plain, short, _calls = pair(tmp_path)
+    t = plain.post("/api/tournaments", json={"variant": "truco-15", "teams": ["A", "B", "C", "D"]}).get_json()
+    organizer = {"X-Organizer-Key": t["organizer_key"]}
+
+    def matches():
+        s = plain.get(f"/api/tournaments/{t['id']}", headers=organizer).get_json()
+        return {m["slot"]: m for r in s["rounds"] for m in r["matches"]}
+
+    for slot in ("main:1:1", "main:1:2"):
+        m = matches()[slot]
+        plain.post(f"/api/matches/{m['id']}/actions", headers={"X-Edit-Key": m["edit_url"].rsplit("/", 1)[1]},
+                   json={"action": {"type": "adjust", "side": 0, "delta": 15}, "version": 0})
+    final = matches()["main:2:1"]
+    path = "/m/" + final["edit_url"].split("/m/", 1)[1]
+    page = plain.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    poll = re.search(r'hx-get="([^"]*/board\?[^"]*)"', page).group(1).replace("&amp;", "&")
+    assert short.get(poll, headers=HX).status_code == 204
+    plain.post(f"/api/tournaments/{t['id']}/corrections", headers=organizer,
+               json={"kind": "reopen", "slot": "main:1:1", "confirmed": True})
+    got = short.get(poll, headers={**HX, "Accept-Language": "en"})
+    assert got.status_code == 200 and b'id="dropped"' in got.data

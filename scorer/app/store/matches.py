@@ -23,7 +23,8 @@ class MatchRow:
     players' names per side, ``((a1, a2[, a3]), (b1, b2[, b3]))``, for 4 or 6 players.
     ``key_hash`` is the stored hash of the edit key (:func:`hash_key`); ``edit_key`` the
     plain key, known only in the row that created the match (None when read back; not
-    part of equality).
+    part of equality). ``dropped``: its tournament took its series out of the slot it
+    played (:mod:`scorer.app.store.tournaments`, ``reopen``); its board refuses every action.
     """
 
     id: str
@@ -42,6 +43,8 @@ class MatchRow:
     best_of: int = 1
     players: tuple[tuple[str, ...], tuple[str, ...]] | None = None
     edit_key: str | None = field(default=None, compare=False, repr=False)
+    #: Its series was dropped by its tournament (a reopening undid the slot it played: issue 32).
+    dropped: bool = False
 
 
 def _row(r, edit_key: str | None = None) -> MatchRow:
@@ -62,6 +65,7 @@ def _row(r, edit_key: str | None = None) -> MatchRow:
         best_of=r["best_of"],
         players=_players(r["players"]),
         edit_key=edit_key,
+        dropped=bool(r.get("dropped", 0)),  # a row read before migration 9 has no such column
     )
 
 
@@ -130,7 +134,7 @@ def get_match(db: Database, match_id: str) -> MatchRow | None:
 
 class PollStamp(NamedTuple):
     """What an unchanged poll compares of a stored match (:func:`poll_stamp`): the edit key's
-    hash, the version, the Revanche, the winner and the series, with the same attributes as a
+    hash, the version, the Revanche, the winner, the series and whether its tournament dropped it, with the same attributes as a
     :class:`MatchRow` for what the board's tag reads (``names``, ``players``, ``best_of``,
     ``series``; the names and players are parsed when read)."""
 
@@ -143,6 +147,7 @@ class PollStamp(NamedTuple):
     names_text: str
     players_text: str | None
     best_of: int
+    dropped: int = 0
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -157,7 +162,7 @@ def poll_stamp(db: Database, match_id: str) -> PollStamp | None:
     """The :class:`PollStamp` of match ``match_id``, or None if there is none: one
     primary-key read of only those columns, as a plain tuple (:meth:`Database.first_values`),
     for the poll shortcut (``scorer/web/poll_shortcut.py``)."""
-    r = db.first_values("SELECT id, edit_key, version, rematch, winner, series, names, players, best_of "
+    r = db.first_values("SELECT id, edit_key, version, rematch, winner, series, names, players, best_of, dropped "
                         "FROM match WHERE id = :id", {"id": match_id})
     return PollStamp(*r) if r else None
 

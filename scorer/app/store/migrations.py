@@ -51,6 +51,20 @@ TOURNAMENT_TABLES = (
 )
 
 
+#: Migration 9: the series a reopening took out of their slots (issue 32), one row per series with
+#: what the slot had (its teams, table and result: the match comes back as it was when the reopened
+#: match keeps its winner, while ``kept`` is 1), and on ``match`` the mark its board's poll and the
+#: tournament's guard read (``dropped``: 1 while its series is out of the tournament). Portable SQL.
+DROPPED_TABLE = (
+    "ALTER TABLE match ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;"
+    "CREATE TABLE tournament_dropped ("
+    " tournament_id TEXT NOT NULL REFERENCES tournament (id), series_id TEXT NOT NULL, slot TEXT NOT NULL,"
+    " teams TEXT NOT NULL, table_number INTEGER, result TEXT, kept INTEGER NOT NULL DEFAULT 1,"
+    " at DOUBLE PRECISION NOT NULL, PRIMARY KEY (tournament_id, series_id));"
+    "CREATE INDEX tournament_dropped_series ON tournament_dropped (series_id)"
+)
+
+
 #: Migration 8: the taps recorded, one row per ``(match_id, tap_key)`` (the key a phone made for the
 #: tap), with ``seq``, the action it stored (:func:`scorer.app.store.actions.append_action`). A repeat
 #: of a known key changes nothing (issue 24). Portable SQL.
@@ -108,6 +122,8 @@ MIGRATIONS: list[str | dict[str, str] | Callable[[Database], None]] = [
     _hash_tournament_keys,
     # 8: each tap a phone made, by its own key, recorded once with the action it stored (issue 24).
     TAP_TABLE,
+    # 9: the matches a tournament dropped when the organizer reopened an earlier result (issue 32).
+    DROPPED_TABLE,
 ]
 
 

@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from scorer.app.store import dropped
 from scorer.app.store.connection import write
 
 
@@ -166,6 +167,18 @@ def series_lock(db: sqlite3.Connection, series_id: str) -> tuple[str, str, bool]
     return (r["tournament_id"], r["slot"], r["result"] is not None) if r else None
 
 
+def series_guard(db: sqlite3.Connection, series_id: str) -> tuple[bool, bool] | None:
+    """``(taken, dropped)`` of the Revanche series ``series_id`` in its tournament, in one
+    query: ``taken`` its slot holds a result, ``dropped`` a reopening took it out of its slot
+    (:mod:`scorer.app.store.dropped`); None outside any tournament."""
+    r = db.execute("SELECT CASE WHEN result IS NULL THEN 0 ELSE 1 END AS taken, 0 AS dropped FROM tournament_slot"
+                   " WHERE series_id = :s UNION ALL SELECT 0, 1 FROM tournament_dropped WHERE series_id = :s",
+                   {"s": series_id}).fetchall()
+    if not r:
+        return None
+    return any(x["taken"] for x in r), any(x["dropped"] for x in r)
+
+
 def series_games(db: sqlite3.Connection, series_id: str) -> list[tuple[tuple[int, int], int | None, int]]:
     """Every game of a series, oldest first: ``((score0, score1), winner, version)``."""
     return read_series(db, series_id)[0]
@@ -257,6 +270,8 @@ def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, i
             if cur.rowcount == 1:
                 used.add(table)
                 linked += 1
+                if epoch:  # reopened at least once: a match it dropped earlier will not come back
+                    dropped.replaced(db, tid, slot)
         if linked:
             _bump(db, tid)
     return linked
@@ -309,11 +324,13 @@ def update_result(db: sqlite3.Connection, tid: str, slot: str, before: dict[str,
 
 
 def reopen(db: sqlite3.Connection, tid: str, slot: str, undone: list[str], version: int, who: str,
-           before: dict[str, Any] | None, hold: str | None) -> bool:
+           before: dict[str, Any] | None, hold: str | None,
+           teams: dict[str, tuple[int | None, int | None]] | None = None) -> bool:
     """Reopen ``slot`` (its result cleared, its match kept and held at ``hold``, the
     series' stamp: its finished state is not read again until the table changes it) and void the ``undone``
     dependent slots (result and match link cleared; their matches stay in the database,
-    outside the tournament), in one transaction, audited. Guarded by the tournament's
+    outside the tournament, each dropped with its slot's ``teams`` then, table and result:
+    :func:`scorer.app.store.dropped.drop`), in one transaction, audited. Guarded by the tournament's
     ``version``: False, nothing changed, if anything changed since the caller looked."""
     with write(db):
         _lock(db, tid)
@@ -324,11 +341,39 @@ def reopen(db: sqlite3.Connection, tid: str, slot: str, undone: list[str], versi
         db.execute("UPDATE tournament_slot SET result = NULL, hold = :hold WHERE tournament_id = :t AND slot = :slot",
                    {"t": tid, "slot": slot, "hold": hold})
         for d in undone:
+            had = db.execute("SELECT series_id, table_number, result FROM tournament_slot WHERE tournament_id = :t"
+                             " AND slot = :slot", {"t": tid, "slot": d}).fetchone()
+            if had is not None and had["series_id"]:
+                dropped.drop(db, tid, d, had["series_id"], (teams or {}).get(d, (None, None)), had["table_number"],
+                             json.loads(had["result"]) if had["result"] else None)
             db.execute(
                 "UPDATE tournament_slot SET result = NULL, match_id = NULL, series_id = NULL, table_number = NULL,"
                 " hold = NULL"
                 " WHERE tournament_id = :t AND slot = :slot", {"t": tid, "slot": d})
         _audit(db, tid, who, "reopen", slot, {"result": before}, {"undone": undone})
+    return True
+
+
+def restore(db: sqlite3.Connection, tid: str, row: dropped.DroppedRow, table: int | None, epoch: int,
+            who: str) -> bool:
+    """Put the dropped series ``row`` back on its slot, as it was (its match, ``table`` and
+    result; issue 32), audited: the reopened match ended with the same teams in that slot.
+    False (nothing changed) if the slot has a match or a result meanwhile, or the tournament
+    was reopened since ``epoch``."""
+    with write(db):
+        _lock(db, tid)
+        if _epoch(db, tid) != epoch:
+            return False
+        cur = db.execute(
+            "UPDATE tournament_slot SET match_id = :m, series_id = :m, table_number = :n, result = :r, hold = NULL"
+            " WHERE tournament_id = :t AND slot = :slot AND match_id IS NULL AND result IS NULL",
+            {"m": row.series_id, "n": table, "r": _dumps(row.result) if row.result is not None else None,
+             "t": tid, "slot": row.slot})
+        if cur.rowcount != 1:
+            return False
+        dropped.forget(db, tid, row.series_id)
+        _audit(db, tid, who, "restore", row.slot, None, row.result)
+        _bump(db, tid)
     return True
 
 

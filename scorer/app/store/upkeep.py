@@ -16,7 +16,8 @@ from scorer.app.store.connection import Database, write
 
 #: Columns of ``match`` copied as they are by :func:`copy_match`.
 MATCH_COLUMNS = ("id", "edit_key", "series", "variant", "options", "names", "mano", "version", "score0",
-                 "score1", "winner", "rematch", "created", "updated", "best_of", "players")
+                 "score1", "winner", "rematch", "created", "updated", "best_of", "players",
+                 "dropped")
 
 
 def match_ids(db: Database) -> list[str]:
@@ -59,9 +60,11 @@ def copy_match(source: Database, target: Database, match_id: str) -> bool:
 
 #: The tables of a tournament, copied row by row as stored (every column: keys, JSON, times).
 TOURNAMENT_TABLES = (("tournament", "id", "id"), ("tournament_slot", "tournament_id", "position"),
-                     ("tournament_audit", "tournament_id", "seq"))
-#: The series a tournament's slots play (their matches belong to the tournament).
-_TOURNAMENT_SERIES = "SELECT series_id FROM tournament_slot WHERE series_id IS NOT NULL"
+                     ("tournament_audit", "tournament_id", "seq"), ("tournament_dropped", "tournament_id", "series_id"))
+#: The series a tournament's slots play, or played until a reopening dropped them (their matches belong to
+#: the tournament).
+_TOURNAMENT_SERIES = ("SELECT series_id FROM tournament_slot WHERE series_id IS NOT NULL"
+                      " UNION SELECT series_id FROM tournament_dropped")
 #: The matches of tournament ``:t`` (its slots' series).
 _TOURNAMENT_MATCHES = ("SELECT m.id FROM match m WHERE m.series IN (SELECT series_id FROM tournament_slot"
                        " WHERE tournament_id = :t)")
@@ -137,6 +140,7 @@ def prune_tournaments(db: Database, idle_seconds: float, *, dry_run: bool = Fals
                                   "DELETE FROM match WHERE id IN ({m})",
                                   "DELETE FROM tournament_audit WHERE tournament_id = :t",
                                   "DELETE FROM tournament_slot WHERE tournament_id = :t",
+                                  "DELETE FROM tournament_dropped WHERE tournament_id = :t",
                                   "DELETE FROM tournament WHERE id = :t"):
                     db.execute(statement.format(m=_TOURNAMENT_MATCHES), {"t": tid})
     return out

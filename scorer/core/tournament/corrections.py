@@ -1,5 +1,6 @@
 """Recording, confirming and reopening results: a correction is a change to the results
-dict, and :func:`dependents` lists what a reopened result undoes."""
+dict, :func:`dependents` lists what a reopened result undoes, and :func:`comes_back` says
+when an undone match plays its slot again (docs/tournaments.md, step 5)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import replace
 
 from scorer.core.errors import N_
 from scorer.core.tournament.model import Result, Tournament, _fail
-from scorer.core.tournament.progress import resolve
+from scorer.core.tournament.progress import View, resolve
 
 
 def dependents(t: Tournament, slot_id: str) -> list[str]:
@@ -40,6 +41,16 @@ def reopen(t: Tournament, results: Mapping[str, Result], slot_id: str) -> tuple[
     undone = [d for d in deps if d in results or before.slots[d].status != "waiting"]
     new = {k: v for k, v in results.items() if k != slot_id and k not in deps}
     return new, undone
+
+
+def comes_back(view: View, slot_id: str, teams: tuple[int | None, int | None]) -> bool:
+    """Whether the match a reopening undid on ``slot_id``, played by ``teams`` (team indexes,
+    sides 0 and 1, as the slot had them then), plays that slot again as it was: the slot
+    has no result and the same two teams on the same sides now, so the reopened match kept
+    its winner (docs/tournaments.md, step 5: the later matches keep their match, table and
+    result). A team changed, or a team is still unknown: False (a new match will play it)."""
+    sv = view.slots.get(slot_id)
+    return sv is not None and sv.status == "ready" and None not in teams and tuple(sv.teams) == tuple(teams)
 
 
 def record(t: Tournament, results: Mapping[str, Result], slot_id: str, result: Result) -> dict[str, Result]:

@@ -10,6 +10,13 @@ from typing import Any
 
 from scorer.core.tournament.model import TIEBREAKS, Points, Result
 
+#: The parts of a criterion whose sort key has more than one (docs/tournaments.md "Standings and
+#: tiebreaks": the head-to-head mini-league by its points, then its tento difference), each with
+#: the id :attr:`Row.separated_by` names when that part decided.
+CRITERION_PARTS = {"head_to_head": ("head_to_head", "head_to_head_tento_difference")}
+#: Every id :attr:`Row.separated_by` can name: a criterion, or the part of one that decided.
+SEPARATORS = TIEBREAKS + tuple(p for parts in CRITERION_PARTS.values() for p in parts if p not in TIEBREAKS)
+
 
 @dataclass(frozen=True)
 class Row:
@@ -17,7 +24,9 @@ class Row:
     ``tentos_for``/``tentos_against`` (walkovers excluded), ``rank`` (1-based; equal
     for teams still tied) and ``separated_by``: the tiebreak criterion (an id of
     :data:`~scorer.core.tournament.model.TIEBREAKS`) that placed this team above the next
-    row's team, None for the last row and for a team still level with the next one."""
+    row's team, None for the last row and for a team still level with the next one; for the
+    head-to-head, the part that decided (``head_to_head``: its points;
+    ``head_to_head_tento_difference``: its points were level, its tento difference was not)."""
 
     team: int
     points: int = 0
@@ -92,6 +101,14 @@ def _keys(criterion: str, group: list[int], rows: Mapping[int, Row],
     return {t: ((0, lots[t]) if t in lots else (1, 0)) for t in group}
 
 
+def decider(criterion: str, above: tuple, below: tuple) -> str:
+    """What separated two blocks whose sort keys under ``criterion`` are ``above`` and ``below``
+    (different): the criterion, or its part (:data:`CRITERION_PARTS`) at the first place they differ."""
+    parts = CRITERION_PARTS.get(criterion, (criterion,))
+    first = next(i for i, (a, b) in enumerate(zip(above, below)) if a != b)
+    return parts[first] if first < len(parts) else criterion
+
+
 def standings(teams: Sequence[int], games: Sequence[tuple[tuple[int, int], Result]], points: Points,
               tiebreaks: Sequence[str] = TIEBREAKS, lots: Mapping[int, int] | None = None) -> Standings:
     """The table of ``teams`` (indexes) after ``games`` (``((team0, team1), Result)``).
@@ -103,7 +120,8 @@ def standings(teams: Sequence[int], games: Sequence[tuple[tuple[int, int], Resul
     index; with ``lots`` missing for them they are reported in ``needs_lots``. The order
     never depends on the teams' indexes otherwise. Each row's ``separated_by`` names the
     criterion whose split put it above the next row (the first criterion for teams that
-    were never level; a later one names the tiebreak that decided).
+    were never level; a later one names the tiebreak that decided, and for the head-to-head
+    which of its parts: :func:`decider`).
     """
     lots = lots or {}
     rows = _tally(teams, games, points)
@@ -120,6 +138,7 @@ def standings(teams: Sequence[int], games: Sequence[tuple[tuple[int, int], Resul
         keys = _keys(criteria[0], group, rows, games, points, lots)
         blocks: list[list[int]] = []
         between: list[str] = []
+        previous: tuple = ()
         for value in sorted(set(keys.values())):
             sub = [t for t in group if keys[t] == value]
             if criteria[0] == "lots" and value == (1, 0) and len(sub) > 1:
@@ -128,7 +147,8 @@ def standings(teams: Sequence[int], games: Sequence[tuple[tuple[int, int], Resul
             else:
                 sub_blocks, sub_between = order(sub, criteria[1:])
             if blocks:
-                between.append(criteria[0])
+                between.append(decider(criteria[0], previous, value))
+            previous = value
             blocks += sub_blocks
             between += sub_between
         return blocks, between

@@ -2,7 +2,7 @@
 said with the sides' names and the variant's table words, in the reader's language.
 
 One module for every edge: the scoreboard and watch pages, the JSON API, the CSV log and
-``truco replay --lang pt|es|en``. Each :class:`~scorer.core.match.LogFact` is one sentence
+``truco replay --lang pt|es|en|ca``. Each :class:`~scorer.core.match.LogFact` is one sentence
 (an English template marked ``N_``, translated by the ``translate`` callable the edge passes:
 Flask-Babel's on the web, the CLI's catalog in ``truco replay``); an entry's sentences are
 joined by a space. Game terms come from the variant's table

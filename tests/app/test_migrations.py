@@ -130,3 +130,21 @@ def test_the_old_database_copies_to_postgresql_and_replays(old_db, pg_url, conne
     assert row == store.get_match(source, "old-argentino") and row.score == (18, 16)
     m = Match.replay(row.variant, row.options, row.mano, store.get_actions(target, row.id))
     assert tuple(m.state()["score"]) == row.score
+
+
+def test_a_stored_match_keeps_the_rules_it_was_played_by(db_url, connect):
+    """Migration 9 (issue 33): a venezolano match stored before ``flor_vs_flor`` existed gets the
+    compared Flor it was played with (4: docs/rules.md §Flor values), so it replays to its stored
+    score; a new match gets the new default (3 per Flor: docs/rules.md §Venezuelan options)."""
+    db = connect(db_url)
+    store.migrate(db, store.MIGRATIONS[:8])
+    actions = [{"type": "call", "side": 0, "call": "flor"}, {"type": "call", "side": 1, "call": "flor"},
+               {"type": "envido_winner", "side": 0}]
+    old = {"target": 24, "flor_per_player": False}
+    row = store.import_match(db, variant="venezolano", options=old, names=("A", "B"), mano=0,
+                             actions=actions, score=(4, 0), winner=None)
+    assert store.migrate(db) == len(store.MIGRATIONS)
+    row = store.get_match(db, row.id)
+    assert row.options == {**old, "flor_vs_flor": "compared"}
+    assert Match.replay(row.variant, row.options, row.mano, store.get_actions(db, row.id)).score == (4, 0)
+    assert Match.replay("venezolano", None, 0, actions).score == (3, 0)

@@ -23,7 +23,7 @@ from scorer.web.i18n import translator as web_translator
 from tests.engine_notation import play
 from tests.web.test_wording import SCRIPTS
 
-NAMES = {"pt": ("Nós", "Eles"), "es": ("Nosotros", "Ellos"), "en": ("Us", "Them")}
+NAMES = {"pt": ("Nós", "Eles"), "es": ("Nosotros", "Ellos"), "en": ("Us", "Them"), "ca": ("Nosaltres", "Ells")}
 
 # variant, fact, then the sentence in pt-BR, es, en (NAMES of that language)
 SENTENCES = [
@@ -153,7 +153,7 @@ def app(tmp_path_factory):
     return create_app({"TESTING": True, "DATABASE": tmp_path_factory.mktemp("w") / "w.sqlite3"})
 
 
-@pytest.mark.parametrize(("locale", "lang"), [("pt_BR", "pt"), ("es", "es"), ("en", "en")])
+@pytest.mark.parametrize(("locale", "lang"), [("pt_BR", "pt"), ("es", "es"), ("en", "en"), ("ca", "ca")])
 def test_the_web_and_the_command_line_say_the_same_log(app, locale, lang):
     """One module for both edges: with the page's translations (Flask-Babel) and the
     command line's (``--lang``), every script's log reads the same."""

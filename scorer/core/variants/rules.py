@@ -53,18 +53,23 @@ class EnvidoRules:
             (argentino-30, uruguaio; docs/rules.md §When Envido can be called) -- otherwise it stays open until the
             first trick is decided (same section).
         pieces: the hands are counted with these piezas (a turned-up card), else ``None``.
-        falta: Falta Envido is a call of this variant (``False``: left out, Venezolano).
+        falta: Falta Envido is always a call of this variant (``False``: left out, or an option).
+        falta_option: Falta Envido is a call only where the table turns on the option
+            ``falta_envido`` (venezolano: docs/rules.md §Venezuelan options).
     """
 
     chains: Mapping[tuple[str, ...], int]
     closes_on_truco_accepted: bool = False
     pieces: PiezaRules | None = None
     falta: bool = True
+    falta_option: bool = False
 
     @property
     def calls(self) -> tuple[str, ...]:
-        """The Envido-type call ids of this variant, in :data:`ENVIDO_CALLS` order."""
-        used = {call for chain in self.chains for call in chain} | ({"falta_envido"} if self.falta else set())
+        """The Envido-type call ids this variant can use, in :data:`ENVIDO_CALLS` order (the
+        Falta Envido also where it is an option)."""
+        used = {call for chain in self.chains for call in chain}
+        used |= {"falta_envido"} if self.falta or self.falta_option else set()
         return tuple(call for call in ENVIDO_CALLS if call in used)
 
     @property
@@ -173,6 +178,8 @@ class OptionSpec:
         label: English label (translated by the web layer).
         help: one English line saying what the option does (translated by the web layer),
             shown under the control and in ``GET /api/variants``; empty for none.
+        before: the value a match stored before this option existed plays by, where that is
+            not the default (``None``: the default); see :meth:`Variant.options_before`.
     """
 
     key: str
@@ -180,6 +187,7 @@ class OptionSpec:
     default: Any
     label: str
     help: str = ""
+    before: Any = None
 
 
 FALTA_CONVENTIONS = (

@@ -181,8 +181,8 @@ def cell_of(action: Mapping[str, Any]) -> str | None:
 
 
 #: The cells of the Envido and Flor calls (every other call is the truco ladder's: ``"call"``).
-CALL_CELLS = {"envido": "envido", "contraflor": "envido", "real_envido": "real", "contraflor_al_resto": "real",
-              "falta_envido": "falta", "flor": "flor"}
+CALL_CELLS = {"envido": "envido", "contraflor": "envido", "flor_envida": "envido", "real_envido": "real",
+              "contraflor_al_resto": "real", "falta_envido": "falta", "flor": "flor"}
 #: The cells of the answers and the fold.
 KIND_CELLS = {"no_flor": "falta", "quiero": "yes", "envido_winner": "yes", "no_quiero": "no", "mazo": "mazo"}
 

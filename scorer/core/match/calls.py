@@ -208,8 +208,10 @@ class Calls(Stakes):
         last_call, last_side = hand.flor_chain[-1]
         if last_side == side:
             raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side, answer_side=1 - side, call=last_call)
-        allowed = {"flor": [c for c in ("contraflor", "contraflor_al_resto") if c in flor.raises] + (["flor"] if flor.compared else []),
-                   "contraflor": [c for c in ("contraflor_al_resto",) if c in flor.raises]}
+        allowed = {"flor": [c for c in ("contraflor", "contraflor_al_resto", "flor_envida") if c in flor.raises]
+                   + (["flor"] if flor.compared else []),
+                   "contraflor": [c for c in ("contraflor_al_resto",) if c in flor.raises],
+                   "flor_envida": [c for c in ("flor_envida",) if c in flor.raises]}
         if not flor.contraflor_answered:
             allowed["contraflor"] = []
         if call not in allowed.get(last_call, []):
@@ -280,7 +282,8 @@ class Calls(Stakes):
                     "bad_answer",
                     N_("In this variant a Flor is answered with no_flor, contraflor, contraflor_al_resto or no_quiero."),
                 )
-            stake = {"flor": self._flor_compared_stake(), "contraflor": flor.contraflor}.get(call, "falta")
+            stake = {"flor": self._flor_compared_stake(), "flor_envida": self._flor_compared_stake(),
+                     "contraflor": flor.contraflor}.get(call, "falta")
             self._start_comparison(hand, stake)
         elif hand.envido_pending:
             hand.envido_pending = False
@@ -312,6 +315,8 @@ class Calls(Stakes):
                 points = flor.refused
             elif call == "contraflor":
                 points = flor.contraflor_refused
+            elif call == "flor_envida":  # what was bet before this raise: the Flor's 3 and the earlier raises
+                points = flor.uncontested + flor.envida * ([c for c, _ in hand.flor_chain].count("flor_envida") - 1)
             else:
                 before = hand.flor_chain[-2][0]
                 points = flor.resto_refused_after_flor if before == "flor" else flor.resto_refused_after_contraflor

@@ -37,7 +37,8 @@ class Stakes:
         """What a compared Flor exchange pays ``winner`` (tentos): the Falta for a Contraflor al
         resto; with :data:`PER_FLOR` 3 for each Flor ``winner``'s side sang (two allied Flores
         against one: 6; GH-GIAMPIGA's test, docs/rules.md §Venezuelan options); else the stake
-        and 3 for each further Flor (docs/rules.md §One Flor per player).
+        and 3 for each further Flor (docs/rules.md §One Flor per player); and 2 for each "mi
+        flor envida" (:attr:`FlorRules.envida`).
 
         :raise AssertionError: a Falta that depends on an unknown winner (never: ``winner`` is given).
         """
@@ -47,9 +48,11 @@ class Stakes:
             value = self._falta(score, winner)
             assert value is not None
             return value
+        raised = flor.envida * [call for call, _ in hand.flor_chain].count("flor_envida")  # "mi flor envida", +2 each
         if stake == PER_FLOR:  # a side that answered "con flor quiero" holds its one Flor
-            return flor.uncontested * max(1, sum(1 for call, side in hand.flor_chain if call == "flor" and side == winner))
-        return int(stake) + self._flores_beyond_first(hand)
+            flores = sum(1 for call, side in hand.flor_chain if call == "flor" and side == winner)
+            return flor.uncontested * max(1, flores) + raised
+        return int(stake) + self._flores_beyond_first(hand) + raised
 
     def _falta(self, score: Sequence[int], winner: int | None) -> int | None:
         """Accepted Falta Envido (or Contraflor al resto) value under the table's ``falta``
@@ -137,6 +140,9 @@ class Stakes:
             return flor.compared
         if call == "contraflor":
             return flor.contraflor
+        if call == "flor_envida":  # the comparison's stake and 2 for this raise and each before it
+            base = flor.uncontested if self._flor_compared_stake() == PER_FLOR else int(flor.compared or 0)
+            return base + flor.envida * (1 + [c for c, _ in hand.flor_chain].count("flor_envida"))
         return self._falta(self._core.score, None)
 
     def _falta_passed(self, chain: Sequence[str]) -> int | None:

@@ -272,8 +272,9 @@ _REGISTRY: dict[str, Variant] = {
                 # The Falta Envido is the table's option: the rule pages name none, the engine plays it
                 # (docs/rules.md §Venezuelan options).
                 envido=EnvidoRules(VENEZUELAN_ENVIDO_CHAINS, pieces=VENEZUELAN_PIEZAS, falta=False, falta_option=True),
-                # Flor 3 (STEEMIT-VE); no Contraflor: the sources name none (docs/rules.md §Truco venezolano).
-                flor=FlorRules(pieces=VENEZUELAN_PIEZAS, raises=()),
+                # Flor 3 (STEEMIT-VE); no Contraflor: the sources name none (docs/rules.md §Truco venezolano);
+                # "mi flor envida" raises a Flor by 2 (GH-GIAMPIGA: docs/rules.md §Venezuelan options).
+                flor=FlorRules(pieces=VENEZUELAN_PIEZAS, raises=("flor_envida",)),
                 cards=CardRules(ARGENTINE_ORDER, piezas=VENEZUELAN_PIEZAS),
                 # Its Falta (an option) is what the leader lacks, its only convention, so no falta nor
                 # falta_adds_stake; its own chain already has the second Envido ("quiero y envido"), so

@@ -13,7 +13,7 @@ from scorer.core.card_rules import PiezaRules
 #: Envido-type calls, in the order a chain may use them.
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 #: Flor-type calls.
-FLOR_CALLS = ("flor", "contraflor", "contraflor_al_resto")
+FLOR_CALLS = ("flor", "contraflor", "contraflor_al_resto", "flor_envida")
 
 GAME: Literal["game"] = "game"
 """A ladder step's worth that is the whole game: the hand pays what the target is, so its
@@ -120,7 +120,10 @@ class FlorRules:
             contraflor_al_resto pays its caller 4 after a flor, 6 after a contraflor.
         pieces: the hands are counted with these piezas (a turned-up card), else ``None``.
         raises: the calls that may answer a Flor besides a Flor (``contraflor``,
-            ``contraflor_al_resto``); empty where the variant has no Contraflor.
+            ``contraflor_al_resto``; venezolano's ``flor_envida``, "mi flor envida"); empty
+            where the variant has none.
+        envida: what each "mi flor envida" adds to the Flor exchange (2: docs/rules.md
+            §Venezuelan options); it answers a Flor or another "mi flor envida".
     """
 
     uncontested: int = 3
@@ -133,6 +136,7 @@ class FlorRules:
     resto_refused_after_contraflor: int = 6
     pieces: PiezaRules | None = None
     raises: tuple[str, ...] = ("contraflor", "contraflor_al_resto")
+    envida: int = 2
 
     @property
     def calls(self) -> tuple[str, ...]:

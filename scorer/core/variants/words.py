@@ -84,9 +84,10 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
         # Rioplatense table's; "quiero y envido" is the second Envido.
         "ve": TableWords(
             shouts={"truco": "¡Truco!", "retruco": "¡Quiero retruco!", "vale_nueve": "¡Vale nueve!",
-                    "vale_juego": "¡Vale juego!", "envido": "¡Envido!", "flor": "¡Flor!"},
+                    "vale_juego": "¡Vale juego!", "envido": "¡Envido!", "falta_envido": "¡Falta envido!",
+                    "flor": "¡Flor!", "flor_envida": "¡Mi flor envida!"},
             calls={"truco": "Truco", "retruco": "Retruco", "vale_nueve": "Vale nueve", "vale_juego": "Vale juego",
-                   "envido": "Envido", "flor": "Flor"},
+                   "envido": "Envido", "falta_envido": "Falta envido", "flor": "Flor", "flor_envida": "Mi flor envida"},
             answers={"quiero": "Quiero", "no_quiero": "No quiero", "mazo": "Me voy al mazo", "no_flor": "No tengo flor"},
             flor_answers={"quiero": "Con flor quiero", "no_quiero": "Con flor me achico"},
             accepted="querido",

@@ -243,3 +243,33 @@ FALTA = [
 @pytest.mark.parametrize(("script", "expected"), FALTA)
 def test_the_falta_envido_option(script, expected):
     assert list(play(V, script, options={"falta_envido": True}).score) == expected
+
+
+FLOR_ENVIDA = [
+    # options, script, expected score: "mi flor envida" adds 2 to the Flor exchange; refused, it pays
+    # what was bet before it (GH-GIAMPIGA RULES.md: "La apuesta inicial incluye 3 de Flor; envidarla
+    # suma 2. Si se rechaza un aumento, se paga lo ya apostado.")
+    ({}, "0:flor 1:flor_envida 0:quiero ew1", [0, 5]),                    # 3 + 2
+    ({}, "0:flor 1:flor_envida 0:quiero ep30-38", [0, 5]),
+    ({}, "0:flor 1:flor_envida 0:no_quiero", [0, 3]),                     # the Flor's 3
+    ({}, "0:flor 1:flor_envida 0:flor_envida 1:quiero ew0", [7, 0]),      # 3 + 2 + 2
+    ({}, "0:flor 1:flor_envida 0:flor_envida 1:no_quiero", [5, 0]),       # 3 + 2 bet before
+    ({"flor_vs_flor": "compared"}, "0:flor 1:flor_envida 0:quiero ew1", [0, 6]),  # 4 + 2
+    ({"flor_per_player": True}, "0:flor 0:flor 1:flor_envida 0:quiero ew0", [8, 0]),  # two Flores, 6, + 2
+]
+
+
+@pytest.mark.parametrize(("options", "script", "expected"), FLOR_ENVIDA)
+def test_mi_flor_envida(options, script, expected):
+    assert list(play(V, script, options=options).score) == expected
+
+
+@pytest.mark.parametrize(("script", "call", "code"), [
+    ("", "0:flor_envida", "no_flor_pending"),                 # it answers a Flor
+    ("0:flor", "0:flor_envida", "own_call"),                  # not its own
+    ("0:flor 1:flor_envida", "1:flor_envida", "own_call"),
+])
+def test_mi_flor_envida_answers_the_other_sides_flor(script, call, code):
+    with pytest.raises(RuleError) as caught:
+        play(V, f"{script} {call}".strip())
+    assert caught.value.code == code

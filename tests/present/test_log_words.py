@@ -161,3 +161,14 @@ def test_the_web_and_the_command_line_say_the_same_log(app, locale, lang):
         for variant, options, script in SCRIPTS:
             state = play(variant, script, options=options).state(NAMES[lang])
             assert say_state(state, web_translator()) == say_state(state, cli_translator(lang))
+
+
+@pytest.mark.parametrize(("variant", "second"), [
+    ("venezolano", "Eles: ¡Quiero y envido!"),   # STEEMIT-VE, BUENASTAREAS-VE (docs/rules.md §Truco venezolano)
+    ("truc-valencia", "Eles: Torne!"),          # MURAL-UV (docs/rules.md §Valencian truc)
+    ("truco-15", "Eles: ¡Envido!"),
+])
+def test_the_log_says_a_second_envido_as_the_table_does(variant, second):
+    state = play(variant, "0:envido 1:envido").state(["Nós", "Eles"])
+    texts = [entry["text"] for entry in say_state(state)["log"]]
+    assert texts[-1] == second

@@ -146,7 +146,10 @@ class Calls(Stakes):
                     call=call,
                 )
         hand.envido_chain, hand.envido_caller, hand.envido_pending = chain, side, True
-        return [LogFact(LogKind.CALL, side=side, call=call)]
+        # A call over the same call carries its chain: some tables have words of their own for it
+        # ("¡Quiero y envido!", "Torne!": TableWords.raise_shouts).
+        over = tuple(chain) if chain[-2:-1] == [call] else ()
+        return [LogFact(LogKind.CALL, side=side, call=call, chain=over)]
 
     def _envido_closed_reason(self, hand: Hand) -> str:
         """Why Envido cannot be started now (the message of ``envido_closed``)."""

@@ -9,6 +9,7 @@ HX = {"HX-Request": "true"}
 PT = {"Accept-Language": "pt-BR,pt;q=0.9"}
 ES = {"Accept-Language": "es-AR,es;q=0.9"}
 EN = {"Accept-Language": "en-US,en;q=0.9"}
+CA = {"Accept-Language": "ca-ES,ca;q=0.9"}
 
 
 def new_match(client, variant="paulista", **fields):

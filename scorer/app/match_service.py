@@ -36,6 +36,7 @@ from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
 from scorer.core.seats import players_per_side
 from scorer.core.schema import State, normalize_action
+from scorer.core.variants import get_variant
 from scorer.core.stats import SideStats, StoryPoint, match_stats, score_story
 
 #: Outcomes of :meth:`MatchService.act` (``REPEATED``: a tap whose key is already recorded).
@@ -442,7 +443,8 @@ class MatchService:
         :raise store.IntegrityError: ``match_id`` is taken; nothing stored.
         """
         self.check_settings(variant, options, mano)
-        m = Match.replay(variant, options, mano, actions, players_per_side(players))
+        # An export made before an option existed replays as it was played (Variant.options_before).
+        m = Match.replay(variant, get_variant(variant).options_before(options), mano, actions, players_per_side(players))
         return store.import_match(db, variant=variant, options=m.options, names=names, mano=mano,
                                   actions=m.actions, score=list(m.score), winner=m.winner,
                                   best_of=best_of, players=players, match_id=match_id, edit_key=edit_key,

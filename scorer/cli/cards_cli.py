@@ -16,9 +16,9 @@ import click
 
 from scorer.cli import cli_lang
 from scorer.core.calculators import compare_json, envido_json, manilha_json, manilha_variants
-from scorer.core.cards import DECKS, LANGS
+from scorer.core.cards import LANGS
 from scorer.core.errors import CardError
-from scorer.core.variants import Variant, default_variant, variants_where
+from scorer.core.variants import Variant, default_variant, known_decks, variants_where
 
 __all__ = ["compare_command", "compare_json", "envido_command", "envido_json", "manilha_command", "manilha_json"]
 
@@ -32,6 +32,8 @@ _WORDS = {
            "sings_flor": "Con flor no se canta envido: vale la flor."},
     "en": {"beats": "{a} beats {b}", "parda": "parda: {a} ties with {b}", "order": "Order",
            "sings_flor": "A hand with Flor sings the Flor, not Envido."},
+    "ca": {"beats": "{a} guanya a {b}", "parda": "empat: {a} empata amb {b}", "order": "Ordre",
+           "sings_flor": "Amb flor no es canta l'envit: val la flor."},
 }
 
 
@@ -129,14 +131,14 @@ def envido_command(
 
 @click.command("manilha")
 @click.argument("vira", nargs=-1)
-@click.option("--deck", type=click.Choice(DECKS), default="sujo", show_default=True,
-              help="Baralho sujo (40 cards) or limpo (24 cards, Q J K A 2 3).")
+@click.option("--deck", type=click.Choice(list(known_decks())), default=None,
+              help="Baralho sujo (40 cards, the default) or limpo (24 cards, Q J K A 2 3).")
 @click.option("--variant", type=VariantChoice(lambda v: v.cards.has_manilhas), default=manilha_variants()[0],
               show_default=True, help="Paulista (manilhas from the vira) or Mineiro (fixed).")
 @_lang_option
 @_json_option
 def manilha_command(
-    vira: tuple[str, ...], deck: str, variant: str, lang: str, as_json: bool
+    vira: tuple[str, ...], deck: str | None, variant: str, lang: str, as_json: bool
 ) -> None:
     """The manilhas for a VIRA (a rank like 7 or K, or a card) and the whole order, e.g.
     ``truco manilha 7``; no vira with ``--variant mineiro``."""
@@ -150,13 +152,13 @@ def manilha_command(
 @click.option("--variant", type=VariantChoice(), default=default_variant().id, show_default=True)
 @click.option("--vira", metavar="CARD", help="The vira: Paulista's (a rank or a card), Venezolano's (a card).")
 @click.option("--muestra", metavar="CARD", help="Uruguayan muestra card.")
-@click.option("--deck", type=click.Choice(DECKS), default="sujo", show_default=True,
-              help="Paulista deck.")
+@click.option("--deck", type=click.Choice(list(known_decks())), default=None,
+              help="The variant's deck, where it has more than one (Paulista's limpo); default its first.")
 @_lang_option
 @_json_option
 def compare_command(
     first: str, second: str, variant: str, vira: str | None, muestra: str | None,
-    deck: str, lang: str, as_json: bool,
+    deck: str | None, lang: str, as_json: bool,
 ) -> None:
     """Which card wins a trick: FIRST, SECOND or parda, e.g.
     ``truco compare "1 espada" "7 oro" --variant truco-15``."""

@@ -17,17 +17,17 @@ from babel.support import Translations
 from scorer.core.errors import N_, NP_
 
 #: The CLI's languages and the catalog each one reads.
-LOCALES = {"pt": "pt_BR", "es": "es", "en": "en"}
+LOCALES = {"pt": "pt_BR", "es": "es", "en": "en", "ca": "ca"}
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 #: The environment variables that name a locale, strongest first (POSIX order).
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")
 #: "Error" before a message printed to standard error.
-ERROR_WORD = {"pt": "Erro", "es": "Error", "en": "Error"}
+ERROR_WORD = {"pt": "Erro", "es": "Error", "en": "Error", "ca": "Error"}
 
 
 def lang_from_environment(environ: Mapping[str, str] | None = None) -> str:
-    """``pt``, ``es`` or ``en`` from the first locale variable naming one of them
-    (``es_AR.UTF-8`` -> ``es``); ``pt`` when none does (``C``, ``C.UTF-8``, unset)."""
+    """``pt``, ``es``, ``en`` or ``ca`` from the first locale variable naming one of them
+    (``es_AR.UTF-8`` -> ``es``, ``ca_ES.UTF-8`` -> ``ca``); ``pt`` when none does (``C``, ``C.UTF-8``, unset)."""
     env = os.environ if environ is None else environ
     for name in LOCALE_VARIABLES:
         for part in env.get(name, "").split(":"):

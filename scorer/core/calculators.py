@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from scorer.core.card_order import (
-    card_order, check_variant, compare, manilha_name, manilhas_for, strength_level, turned_up_card,
+    card_order, check_variant, compare, manilha_name, manilhas_for, strength_level, turned_up_card, variant_deck,
 )
 from scorer.core.card_rules import URUGUAYAN_PIEZAS, PiezaRules
-from scorer.core.cards import Card, check_deck, check_lang, deck_cards, parse_card, parse_hand, parse_rank
+from scorer.core.cards import Card, check_lang, parse_card, parse_hand, parse_rank
 from scorer.core.envido_points import count_spans, envido_points, possible_counts
 from scorer.core.errors import N_, CardError
 from scorer.core.variants import default_variant, flor_in_play, variants_where
@@ -124,13 +124,14 @@ def envido_json(
 
 
 def manilha_json(
-    vira: str | None, *, deck: str = "sujo", variant: str | None = None, lang: str = "pt"
+    vira: str | None, *, deck: str | None = None, variant: str | None = None, lang: str = "pt"
 ) -> dict[str, Any]:
     """The manilhas for a vira (Paulista) or the fixed ones (Mineiro), and the whole deck's order.
 
     :param vira: the vira typed as a rank (``"7"``, ``"K"``) or a card (``"7 de ouros"``);
         ``None`` for Mineiro.
-    :param deck: ``"sujo"`` (40 cards) or ``"limpo"`` (24 cards, Paulista only).
+    :param deck: ``"sujo"`` (40 cards) or ``"limpo"`` (24 cards, Paulista only); ``None``, the
+        variant's first deck.
     :param variant: the id of a variant with manilhas (default: the first, Paulista).
     :return: ``{"variant", "deck", "vira", "vira_rank", "manilhas", "manilha_names", "order",
         "names", "lang"}``: ``manilhas`` are codes strongest first, ``manilha_names`` the matching
@@ -142,7 +143,6 @@ def manilha_json(
     Sources: docs/rules.md §Vira and manilhas, §Fixed manilhas.
     """
     lang = check_lang(lang)
-    check_deck(deck)
     if variant is None:
         variant = manilha_variants()[0]
     if variant not in manilha_variants():
@@ -150,20 +150,21 @@ def manilha_json(
             "no_manilhas", N_("The variant {token} has no manilhas."),
             allowed=manilha_variants(), token=str(variant),
         )
+    played = variant_deck(check_variant(variant), deck)
     vira_value = _read_vira(vira, lang)
-    manilhas = manilhas_for(variant, vira_value, deck=deck)
-    order = card_order(variant, vira=vira_value, deck=deck)
+    manilhas = manilhas_for(variant, vira_value, deck=played.name)
+    order = card_order(variant, vira=vira_value, deck=played.name)
     if isinstance(vira_value, Card):
         strength_level(vira_value, order)  # the vira must be a card of this deck
     return {
         "variant": variant,
-        "deck": deck,
+        "deck": played.name,
         "vira": vira_value.code if isinstance(vira_value, Card) else None,
         "vira_rank": vira_value.rank if isinstance(vira_value, Card) else vira_value,
         "manilhas": [c.code for c in manilhas],
         "manilha_names": [manilha_name(c, manilhas) for c in manilhas],
         "order": [[c.code for c in level] for level in order],
-        "names": _names(deck_cards(deck), lang),
+        "names": _names(played.cards, lang),
         "lang": lang,
     }
 
@@ -176,11 +177,12 @@ def compare_json(
     vira: str | None = None,
     muestra: str | None = None,
     lang: str = "pt",
-    deck: str = "sujo",
+    deck: str | None = None,
 ) -> dict[str, Any]:
     """Which of two typed-in cards wins a trick in ``variant`` (default: the first, ``truco-15``).
 
-    Paulista needs ``vira`` (a rank or a card) and may use ``deck="limpo"``; Uruguayo needs
+    Paulista needs ``vira`` (a rank or a card) and may use ``deck="limpo"`` (``None``: the
+    variant's first deck); Uruguayo needs
     ``muestra``. With manilhas in force (Paulista with a vira, or Mineiro), ``zap``,
     ``copeta``, ``espadilha`` and ``pica-fumo`` are accepted as cards.
 
@@ -194,6 +196,7 @@ def compare_json(
     """
     lang = check_lang(lang)
     variant = variant if variant is not None else default_variant().id
+    deck = variant_deck(check_variant(variant), deck).name
     vira_value = _read_vira(vira, lang)
     muestra_card = _read_muestra(muestra, lang)
     order = card_order(variant, vira=vira_value, muestra=muestra_card, deck=deck)

@@ -42,9 +42,10 @@ from scorer.core.card_rules import (
     piezas,
     without,
 )
-from scorer.core.cards import MANILHA_NAMES, Card, check_deck, deck_cards
+from scorer.core.card_rules import Deck
+from scorer.core.cards import MANILHA_NAMES, Card
 from scorer.core.errors import N_, CardError, PageText
-from scorer.core.variants import VARIANTS, Variant, variants_where
+from scorer.core.variants import VARIANTS, Variant, known_decks, variants_where
 
 Winner = Literal["first", "second", "parda"]
 
@@ -66,27 +67,27 @@ def check_variant(variant: str | Variant) -> Variant:
 
 
 def manilhas_for(
-    variant: str | Variant, vira: Card | int | None = None, *, deck: str = "sujo"
+    variant: str | Variant, vira: Card | int | None = None, *, deck: str | None = None
 ) -> tuple[Card, ...]:
     """The manilhas in force, strongest first: from ``vira`` where the variant's manilhas
     follow the vira (Paulista), else the variant's fixed ones (Mineiro).
 
     :raise CardError: ``vira_required`` (no vira where one is needed), ``vira_not_used``
         (a vira where there is none), ``no_manilhas`` for a variant without manilhas,
-        ``deck_not_used`` for a deck the variant does not use, and as :func:`manilha_rank`.
+        ``bad_deck`` and ``deck_not_used`` as :func:`variant_deck`, and as :func:`manilha_rank`.
     Source: docs/rules.md §Vira and manilhas, §Fixed manilhas.
     """
     v = check_variant(variant)
-    check_deck(deck)
+    played = variant_deck(v, deck)
     if v.cards.vira_manilhas:
         if vira is None:
             raise CardError(
                 "vira_required", N_("{variant} needs the vira to know the manilhas."),
                 allowed=["7", "3o", "K de copas"], variant=PageText(v.title),
             )
-        return paulista_manilhas(vira, deck=deck)
+        return paulista_manilhas(vira, deck=played)
     if v.cards.fixed_manilhas:
-        _check_table(v, vira=vira, deck=deck)
+        _check_table(v, vira=vira)
         return v.cards.fixed_manilhas
     raise CardError(
         "no_manilhas", N_("The variant {token} has no manilhas."),
@@ -101,8 +102,27 @@ def manilha_name(card: Card, manilhas: tuple[Card, ...]) -> str | None:
     return MANILHA_NAMES[manilhas.index(card)] if card in manilhas else None
 
 
-def _check_table(v: Variant, *, vira: object = None, muestra: object = None, deck: str = "sujo") -> None:
-    """Refuse a muestra, a vira or a deck the variant does not use."""
+def variant_deck(v: Variant, deck: str | None) -> Deck:
+    """The deck ``v`` is played with: the one called ``deck``, or the variant's first for ``None``.
+
+    :raise CardError: ``bad_deck`` for a name no registered variant plays with (the known
+        names in ``allowed``), ``deck_not_used`` for a deck of another variant.
+    """
+    played = v.cards.deck(deck)
+    if played is not None:
+        return played
+    known = known_decks()
+    if deck not in known:
+        raise CardError("bad_deck", N_("Unknown deck \"{token}\"."), allowed=list(known), token=str(deck))
+    raise CardError(
+        "deck_not_used", N_("The variant {token} is not played with the baralho {deck}; these variants are: {allowed_ids}."),
+        allowed=variants_where(lambda w: w.cards.deck(deck) is not None), token=v.id,
+        deck=deck, allowed_ids=", ".join(variants_where(lambda w: w.cards.deck(deck) is not None)),
+    )
+
+
+def _check_table(v: Variant, *, vira: object = None, muestra: object = None) -> None:
+    """Refuse a muestra or a vira the variant does not use."""
     if muestra is not None and not v.cards.muestra:
         raise CardError(
             "muestra_not_used", N_("The variant {token} has no muestra; these variants have one: {allowed_ids}."),
@@ -114,12 +134,6 @@ def _check_table(v: Variant, *, vira: object = None, muestra: object = None, dec
             "vira_not_used", N_("The variant {token} has no vira."),
             allowed=variants_where(lambda w: w.cards.takes_vira), token=v.id,
         )
-    if deck not in v.cards.decks:
-        raise CardError(
-            "deck_not_used", N_("The variant {token} is not played with the baralho {deck}; these variants are: {allowed_ids}."),
-            allowed=variants_where(lambda w: deck in w.cards.decks), token=v.id,
-            deck=deck, allowed_ids=", ".join(variants_where(lambda w: deck in w.cards.decks)),
-        )
 
 
 def card_order(
@@ -127,7 +141,7 @@ def card_order(
     *,
     vira: Card | int | None = None,
     muestra: Card | None = None,
-    deck: str = "sujo",
+    deck: str | None = None,
 ) -> Order:
     """The whole deck for ``variant``, strongest first, equal cards grouped in one level:
     the piezas of the muestra or the manilhas on top (one card a level), then the variant's
@@ -135,22 +149,23 @@ def card_order(
 
     :param vira: where manilhas follow the vira (a card, or a rank alone); required there.
     :param muestra: where the variant plays with a muestra; required there.
-    :param deck: ``"limpo"`` (24 cards) only where the variant uses it.
-    :return: levels of cards; 40 cards in all (24 for the limpo deck).
+    :param deck: one of the variant's decks by name (``"limpo"``: 24 cards, Paulista); ``None``,
+        its first (the 40 cards; Valencian truc's 22).
+    :return: levels of cards, every card of the deck once.
     :raise CardError: ``bad_variant``, ``vira_required``, ``vira_not_used``,
-        ``muestra_required``, ``muestra_not_used``, ``deck_not_used``, ``not_in_deck``.
+        ``muestra_required``, ``muestra_not_used``, ``bad_deck``, ``deck_not_used``, ``not_in_deck``.
     Sources: docs/rules.md §Argentine order (also gauderio), §Muestra and piezas,
     §Vira and manilhas, §Fixed manilhas, §Catalan order.
     """
     v = check_variant(variant)
-    check_deck(deck)
-    _check_table(v, vira=vira, muestra=muestra, deck=deck)
+    played = variant_deck(v, deck)
+    _check_table(v, vira=vira, muestra=muestra)
     top: tuple[Card, ...] = ()
     if v.cards.piezas is not None:
         top = v.cards.piezas.of(turned_up_card(v, vira=vira, muestra=muestra))
     elif v.cards.has_manilhas:
-        top = manilhas_for(v, vira, deck=deck)
-    return tuple((c,) for c in top) + without(v.cards.order, top, deck_cards(deck))
+        top = manilhas_for(v, vira, deck=played.name)
+    return tuple((c,) for c in top) + without(v.cards.order, top, played.cards)
 
 
 def turned_up_card(v: Variant, *, vira: Card | int | None = None, muestra: Card | None = None) -> Card:
@@ -197,7 +212,7 @@ def compare(
     *,
     vira: Card | int | None = None,
     muestra: Card | None = None,
-    deck: str = "sujo",
+    deck: str | None = None,
 ) -> Winner:
     """Who wins a trick between two cards: ``"first"``, ``"second"`` or ``"parda"`` (a tie).
 
@@ -229,5 +244,5 @@ __all__ = [
     "ARGENTINE_ORDER", "CATALAN_ORDER", "LIMPO_CYCLE", "MINEIRO_MANILHAS", "PAULISTA_CYCLE",
     "PIEZA_RANKS", "PLAIN_RANKS", "PiezaRules", "VARIANTS", "Level", "Order", "Winner", "card_order",
     "check_variant", "compare", "manilha_name", "manilha_rank", "manilhas_for",
-    "paulista_manilhas", "piezas", "strength_level", "turned_up_card",
+    "paulista_manilhas", "piezas", "strength_level", "turned_up_card", "variant_deck",
 ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.core.cards import DECK, MANILHA_SUITS, Card, check_deck
+from scorer.core.cards import DECK, LIMPO_DECK, MANILHA_SUITS, Card
 from scorer.core.errors import N_, CardError
 
 Level = tuple[Card, ...]
@@ -65,29 +65,55 @@ CATALAN_ORDER: Order = PLAIN_ORDER
 """Catalan truc: 3 2 1 12 11 10 7 6 5 4, suits irrelevant (docs/rules.md §Catalan order)."""
 
 
-def manilha_rank(vira: Card | int, *, deck: str = "sujo") -> int:
+@dataclass(frozen=True)
+class Deck:
+    """The cards a variant is dealt from, as data of the variant (minitruco's ``Modo`` keeps
+    its deck the same way): :attr:`CardRules.decks` lists a variant's decks, the first the
+    one it plays by default.
+
+    Attributes:
+        name: the deck's id as the table names it (``"sujo"``, ``"limpo"``, ``"valenciana"``);
+            the calculators' and the CLI's ``deck`` argument.
+        cards: the deck's cards (40, 24 or 22), each once.
+        manilha_cycle: where manilhas follow the vira, the ranks weakest first whose next
+            rank after the vira's is the manilha (3 wraps); empty for a deck without a vira.
+    """
+
+    name: str
+    cards: tuple[Card, ...]
+    manilha_cycle: tuple[int, ...] = ()
+
+
+SUJO = Deck("sujo", DECK, PAULISTA_CYCLE)
+"""The whole Spanish deck, 40 cards (the Brazilian baralho sujo: docs/rules.md §Vira and manilhas)."""
+
+LIMPO = Deck("limpo", LIMPO_DECK, LIMPO_CYCLE)
+"""The baralho limpo, 24 cards Q J K A 2 3 (docs/rules.md §Vira and manilhas)."""
+
+
+def manilha_rank(vira: Card | int, *, deck: Deck = SUJO) -> int:
     """The Paulista manilha rank for a vira: the next rank in 4 5 6 7 Q J K A 2 3, 3 -> 4.
 
     In the baralho limpo (Q J K A 2 3) vira 3 gives Q. ``vira`` is a card or a rank alone.
 
     :return: a Spanish-numbered rank (10 = Q, 11 = J, 12 = K, 1 = A).
-    :raise CardError: ``not_in_deck`` for a vira rank outside the limpo deck; ``bad_deck``.
+    :raise CardError: ``not_in_deck`` for a vira rank outside the deck's manilha cycle.
     Source: docs/rules.md §Vira and manilhas.
     """
     rank = vira.rank if isinstance(vira, Card) else vira
-    cycle = LIMPO_CYCLE if check_deck(deck) == "limpo" else PAULISTA_CYCLE
+    cycle = deck.manilha_cycle
     if rank not in cycle:
         raise CardError(
             "not_in_deck",
             N_("The vira {token} is not in the baralho {deck}."),
             allowed=[str(r) for r in cycle],
             token=str(vira),
-            deck=deck,
+            deck=deck.name,
         )
     return cycle[(cycle.index(rank) + 1) % len(cycle)]
 
 
-def paulista_manilhas(vira: Card | int, *, deck: str = "sujo") -> tuple[Card, ...]:
+def paulista_manilhas(vira: Card | int, *, deck: Deck = SUJO) -> tuple[Card, ...]:
     """The four Paulista manilhas for ``vira``, strongest first: paus (zap), copas,
     espadas (espadilha), ouros (pica-fumo). They never tie.
 
@@ -144,9 +170,10 @@ class CardRules:
     """Which card wins a trick in one variant, as data (minitruco's ``Modo`` keeps the same).
 
     Attributes:
-        order: the deck's levels strongest first, before any manilha or pieza goes on top
-            (40 cards; a smaller deck keeps the levels of its own cards).
-        decks: the decks the variant is played with (``"sujo"``; Paulista also ``"limpo"``).
+        order: the levels strongest first, before any manilha or pieza goes on top, of every
+            card of the variant's decks (a smaller deck keeps the levels of its own cards).
+        decks: the decks the variant is played with (:class:`Deck`), the default first
+            (:data:`SUJO`; Paulista also :data:`LIMPO`; Valencian truc its 22 cards).
         vira_manilhas: the four manilhas follow the vira (Paulista: :func:`paulista_manilhas`).
         fixed_manilhas: manilhas that never change, strongest first (Mineiro), else empty.
         piezas: a card is turned up and its piezas (:class:`PiezaRules`) go on top of the
@@ -154,10 +181,17 @@ class CardRules:
     """
 
     order: Order
-    decks: tuple[str, ...] = ("sujo",)
+    decks: tuple[Deck, ...] = (SUJO,)
     vira_manilhas: bool = False
     fixed_manilhas: tuple[Card, ...] = ()
     piezas: PiezaRules | None = None
+
+    def deck(self, name: str | None = None) -> Deck | None:
+        """The deck called ``name`` among this variant's, its first for ``None``; ``None``
+        when the variant is not played with a deck of that name."""
+        if name is None:
+            return self.decks[0]
+        return next((d for d in self.decks if d.name == name), None)
 
     @property
     def has_manilhas(self) -> bool:

@@ -44,11 +44,8 @@ SUITS: tuple[str, ...] = ("e", "b", "c", "o")
 LIMPO_RANKS: tuple[int, ...] = (10, 11, 12, 1, 2, 3)
 """Ranks of the baralho limpo, Q J K A 2 3 (docs/rules.md §Vira and manilhas)."""
 
-LANGS: tuple[str, ...] = ("pt", "es", "en")
+LANGS: tuple[str, ...] = ("pt", "es", "en", "ca")
 """Languages cards can be typed and printed in."""
-
-DECKS: tuple[str, ...] = ("sujo", "limpo")
-"""Paulista deck choices: baralho sujo (40 cards) or limpo (24 cards)."""
 
 MANILHA_NAMES: tuple[str, ...] = ("zap", "copas", "espadilha", "pica-fumo")
 """Names of the four manilhas, strongest first: paus, copas, espadas, ouros (docs/rules.md §Vira and manilhas)."""
@@ -118,7 +115,8 @@ class Card:
         return cls(int(match.group(1)), match.group(2))
 
     def label(self, lang: str = "pt") -> str:
-        """Name of the card in ``lang`` (``pt``, ``es`` or ``en``), e.g. ``"7 de ouros"``.
+        """Name of the card in ``lang`` (``pt``, ``es``, ``en`` or ``ca``), e.g. ``"7 de ouros"``,
+        ``"as d'espases"``.
 
         The name re-parses to this card with :func:`parse_card` in the same language.
 
@@ -127,7 +125,18 @@ class Card:
         lang = check_lang(lang)
         rank = _RANK_LABELS[lang][self.rank]
         suit = _SUIT_LABELS[lang][self.suit]
-        return f"{rank} of {suit}" if lang == "en" else f"{rank} de {suit}"
+        return f"{rank} {of_suit(suit, lang)}"
+
+
+def of_suit(suit: str, lang: str) -> str:
+    """``suit`` (a suit's name in ``lang``) after the language's "of": ``"of clubs"``, ``"de
+    copas"``, and in Catalan ``"de copes"`` but ``"d'oros"``, ``"d'espases"`` (elided before a
+    vowel)."""
+    if lang == "en":
+        return f"of {suit}"
+    if lang == "ca" and suit[:1] in "aeiouàèéíòóú":
+        return f"d'{suit}"
+    return f"de {suit}"
 
 
 def rank_label(rank: int, lang: str = "pt") -> str:
@@ -147,31 +156,11 @@ def check_lang(lang: str) -> str:
     return lang
 
 
-def check_deck(deck: str) -> str:
-    """Return ``deck`` if it is ``"sujo"`` or ``"limpo"``.
-
-    :raise CardError: ``bad_deck`` otherwise.
-    """
-    if deck not in DECKS:
-        raise CardError(
-            "bad_deck", N_("Unknown deck \"{token}\"."), allowed=list(DECKS), token=str(deck)
-        )
-    return deck
-
-
 DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS)
 """The 40 cards, suit by suit (espada, basto, copa, oro), ranks 1-7, 10-12."""
 
 LIMPO_DECK: tuple[Card, ...] = tuple(c for c in DECK if c.rank in LIMPO_RANKS)
 """The 24 cards of the baralho limpo: Q J K A 2 3 of each suit (docs/rules.md §Vira and manilhas)."""
-
-
-def deck_cards(deck: str = "sujo") -> tuple[Card, ...]:
-    """The cards of the Paulista ``deck``: 40 for ``"sujo"``, 24 for ``"limpo"`` (docs/rules.md §Vira and manilhas).
-
-    :raise CardError: ``bad_deck`` for another deck name.
-    """
-    return DECK if check_deck(deck) == "sujo" else LIMPO_DECK
 
 
 # --- printed names ----------------------------------------------------------------------------
@@ -182,11 +171,15 @@ _RANK_LABELS: dict[str, dict[int, str]] = {
            10: "sota", 11: "caballo", 12: "rey"},
     "en": {1: "ace", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7",
            10: "queen", 11: "jack", 12: "king"},
+    # Catalan names of the Spanish deck: as, sota, cavall, rei (Catalan Truc, "Preparação").
+    "ca": {1: "as", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7",
+           10: "sota", 11: "cavall", 12: "rei"},
 }
 _SUIT_LABELS: dict[str, dict[str, str]] = {
     "pt": {"e": "espadas", "b": "paus", "c": "copas", "o": "ouros"},
     "es": {"e": "espada", "b": "basto", "c": "copa", "o": "oro"},
     "en": {"e": "spades", "b": "clubs", "c": "hearts", "o": "diamonds"},
+    "ca": {"e": "espases", "b": "bastos", "c": "copes", "o": "oros"},
 }
 
 # --- what people type -------------------------------------------------------------------------
@@ -202,8 +195,10 @@ _RANK_WORDS: dict[str, int] = {
     "q": 10, "dama": 10, "sota": 10, "queen": 10,
     "j": 11, "valete": 11, "caballo": 11, "cavalo": 11, "jack": 11, "knight": 11,
     "k": 12, "rei": 12, "rey": 12, "king": 12,
+    # Catalan (a rank word of its own only where pt/es/en have none).
+    "quatre": 4, "cinc": 5, "sis": 6, "set": 7, "cavall": 11,
 }
-_NO_RANK_WORDS = {"8", "9", "oito", "ocho", "eight", "nove", "nueve", "nine"}
+_NO_RANK_WORDS = {"8", "9", "oito", "ocho", "eight", "nove", "nueve", "nine", "vuit", "nou"}
 
 # Whole words naming a suit (plural and singular), any language, plus the suit symbols.
 _SUIT_WORDS: dict[str, str] = {
@@ -212,6 +207,7 @@ _SUIT_WORDS: dict[str, str] = {
     "copa": "c", "copas": "c", "heart": "c", "hearts": "c", "cup": "c", "cups": "c",
     "oro": "o", "oros": "o", "ouro": "o", "ouros": "o", "diamond": "o", "diamonds": "o",
     "coin": "o", "coins": "o",
+    "espasa": "e", "espases": "e", "copes": "c",
 }
 _SUIT_SYMBOLS: dict[str, str] = {
     "♠": "e", "♤": "e", "♣": "b", "♧": "b", "♥": "c", "♡": "c", "♦": "o", "♢": "o",
@@ -224,9 +220,10 @@ _AMBIGUOUS_LETTERS: dict[str, dict[str, str]] = {
     "pt": {"c": "c"},
     "es": {"c": "c"},
     "en": {"c": "b"},
+    "ca": {"c": "c"},
 }
 _SUIT_LETTERS: dict[str, dict[str, str]] = {
-    lang: {**_SUIT_LETTERS_ANY, **_AMBIGUOUS_LETTERS[lang]} for lang in ("pt", "es", "en")
+    lang: {**_SUIT_LETTERS_ANY, **_AMBIGUOUS_LETTERS[lang]} for lang in LANGS
 }
 
 
@@ -235,7 +232,7 @@ def ambiguous_letters(text: str) -> list[str]:
     languages (``"4c"``: copas in pt/es, clubs in en), read in the page's language."""
     return [w for w in _tokens(text) if (m := _COMPACT.fullmatch(w)) and m.group(2) in _AMBIGUOUS_LETTERS["pt"]]
 _LINKS = {"de", "del", "of", "da", "do"}
-_CONJUNCTIONS = {"e", "y", "and", "&"}
+_CONJUNCTIONS = {"e", "y", "and", "i", "&"}
 # Paulista/Mineiro manilha nicknames -> index into MANILHA_NAMES (strongest first).
 _MANILHA_WORDS: dict[str, int] = {
     "zap": 0, "zape": 0, "copeta": 1, "escopeta": 1, "espadilha": 2,
@@ -249,6 +246,9 @@ def accepted_forms(lang: str = "pt") -> list[str]:
     """Examples of accepted card forms in ``lang``, shown in error messages' ``allowed`` list."""
     if lang == "en":
         return ["7 of diamonds", "7d", "7♦", "ace of spades", "As", "QH", "K♠", "queen of hearts"]
+    if lang == "ca":
+        return ["7 d'oros", "7 oros", "7o", "7♦", "as d'espases", "1e",
+                "sota de copes", "cavall de bastos", "rei d'oros", "12b"]
     if lang == "es":
         return ["7 de oro", "7 oro", "7o", "7♦", "ancho de espada", "1e",
                 "sota de copa", "caballo de basto", "rey de oros", "12b"]
@@ -306,6 +306,7 @@ def _rank_of(word: str) -> int | None:
 def _tokens(text: str) -> list[str]:
     text = _normalize(text)
     text = re.sub(r"\bpica\s+fumo\b", "pica-fumo", text)
+    text = re.sub(r"\bd['’]", "de ", text)  # Catalan "d'oros", "as d'espases"
     # Split on whitespace, commas and semicolons; keep suit symbols apart from what follows.
     words = [w for w in re.split(r"[\s,;/+]+", text) if w]
     return [w for w in words if w not in _CONJUNCTIONS]

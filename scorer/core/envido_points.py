@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from scorer.core.card_rules import URUGUAYAN_PIEZAS, PiezaRules
-from scorer.core.cards import Card, check_lang, rank_label
+from scorer.core.cards import Card, check_lang, of_suit, rank_label
 from scorer.core.errors import N_, NP_, CardError
 
 PIEZA_POINTS: tuple[int, ...] = URUGUAYAN_PIEZAS.points
@@ -51,11 +51,13 @@ _PLURAL_SUITS = {
     "pt": {"e": "espadas", "b": "paus", "c": "copas", "o": "ouros"},
     "es": {"e": "espadas", "b": "bastos", "c": "copas", "o": "oros"},
     "en": {"e": "spades", "b": "clubs", "c": "hearts", "o": "diamonds"},
+    "ca": {"e": "espases", "b": "bastos", "c": "copes", "o": "oros"},
 }
 _NO_PAIR = {
     "pt": "sem duas do mesmo naipe, vale a mais alta: {card} = {points}",
     "es": "sin dos del mismo palo, vale la más alta: {card} = {points}",
     "en": "no two of a suit, the highest card counts: {card} = {points}",
+    "ca": "sense dues del mateix pal, val la més alta: {card} = {points}",
 }
 
 
@@ -165,7 +167,7 @@ class Count:
         return tuple(t.card for t in self.terms)
 
     def explain(self, lang: str = "pt") -> str:
-        """One line such as ``"7 + 6 de ouros + 20 = 33"`` in ``lang`` (pt, es or en)."""
+        """One line such as ``"7 + 6 de ouros + 20 = 33"`` in ``lang`` (pt, es, en or ca)."""
         lang = check_lang(lang)
         if any(t.pieza for t in self.terms):
             parts = [f"{t.card.label(lang)} ({'pieza ' if t.pieza else ''}{t.value})"
@@ -173,8 +175,7 @@ class Count:
         elif self.suited:
             values = [str(t.value) if t.card.rank <= 7 else f"0 ({rank_label(t.card.rank, lang)})"
                       for t in self.terms]
-            link = "of" if lang == "en" else "de"
-            parts = [" + ".join(values) + f" {link} {_PLURAL_SUITS[lang][self.terms[0].card.suit]}"]
+            parts = [" + ".join(values) + " " + of_suit(_PLURAL_SUITS[lang][self.terms[0].card.suit], lang)]
         else:
             return _NO_PAIR[lang].format(card=self.terms[0].card.label(lang), points=self.points)
         bonus = [str(self.bonus)] if self.bonus else []

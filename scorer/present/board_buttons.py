@@ -98,7 +98,10 @@ def action_label(action: Mapping[str, Any], table: Table) -> str:
     kind, words, hand = action.get("type"), words_of(table.variant), table.hand
     pending = (hand.get("pending") or {}).get("call")
     if kind == "call":
-        return call_shout(table.variant, action.get("call", ""))
+        call = action.get("call", "")
+        if pending == call and call in words.raise_shouts:  # its own words over the same call ("Torne!")
+            return words.raise_shouts[call]
+        return call_shout(table.variant, call)
     if pending in FLOR_CALLS and kind in words.flor_answers:
         return table.glossed(words.flor_answers[kind], "flor_" + kind)
     if kind in words.answers:
@@ -178,8 +181,8 @@ def cell_of(action: Mapping[str, Any]) -> str | None:
 
 
 #: The cells of the Envido and Flor calls (every other call is the truco ladder's: ``"call"``).
-CALL_CELLS = {"envido": "envido", "contraflor": "envido", "real_envido": "real", "contraflor_al_resto": "real",
-              "falta_envido": "falta", "flor": "flor"}
+CALL_CELLS = {"envido": "envido", "contraflor": "envido", "flor_envida": "envido", "real_envido": "real",
+              "contraflor_al_resto": "real", "falta_envido": "falta", "flor": "flor"}
 #: The cells of the answers and the fold.
 KIND_CELLS = {"no_flor": "falta", "quiero": "yes", "envido_winner": "yes", "no_quiero": "no", "mazo": "mazo"}
 

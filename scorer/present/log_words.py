@@ -2,7 +2,7 @@
 said with the sides' names and the variant's table words, in the reader's language.
 
 One module for every edge: the scoreboard and watch pages, the JSON API, the CSV log and
-``truco replay --lang pt|es|en``. Each :class:`~scorer.core.match.LogFact` is one sentence
+``truco replay --lang pt|es|en|ca``. Each :class:`~scorer.core.match.LogFact` is one sentence
 (an English template marked ``N_``, translated by the ``translate`` callable the edge passes:
 Flask-Babel's on the web, the CLI's catalog in ``truco replay``); an entry's sentences are
 joined by a space. Game terms come from the variant's table
@@ -84,7 +84,11 @@ class _Words:
         """Call ids as the table names them, joined ("Envido, Real envido")."""
         return ", ".join(self.words.calls.get(call, CALL_NAMES.get(call, call)) for call in calls)
 
-    def shout(self, call: str) -> str:
+    def shout(self, call: str, chain: tuple[str, ...] = ()) -> str:
+        """The call as shouted; over the same call (``chain`` ends with it twice), the table's
+        own words where it has them ("¡Quiero y envido!", "Torne!")."""
+        if chain[-2:-1] == (call,) and call in self.words.raise_shouts:
+            return self.words.raise_shouts[call]
         return self.words.shouts.get(call, CALL_NAMES.get(call, call) + "!")
 
     def said(self, how: str, call: str | None = None) -> str:
@@ -134,7 +138,7 @@ def _hand(fact: LogFact, w: _Words) -> Line:
 
 
 SAYINGS: Mapping[LogKind, Callable[[LogFact, _Words], Line]] = {
-    LogKind.CALL: lambda f, w: (N_("{side}: {shout}"), {"side": w.name(f.side), "shout": w.shout(f.call or "")}),
+    LogKind.CALL: lambda f, w: (N_("{side}: {shout}"), {"side": w.name(f.side), "shout": w.shout(f.call or "", f.chain)}),
     LogKind.QUIERO: _accepted,
     LogKind.PLAYED_ON: lambda f, w: (
         N_("{call}: {said} by playing on, the hand is worth {value}."),

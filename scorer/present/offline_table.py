@@ -30,7 +30,7 @@ from scorer.present.log_words import say_state
 #: Log entries shown on the board (newest first), as the server's scoreboard (``LOG_LIMIT``).
 LOG_LIMIT = 40
 #: The languages the bundle has catalogs for; the first is the default.
-LANGUAGES = ("pt_BR", "es", "en")
+LANGUAGES = ("pt_BR", "es", "en", "ca")
 
 
 def translations(root: Path, lang: str) -> stdlib_gettext.NullTranslations:

@@ -1,4 +1,4 @@
-"""Languages: Flask-Babel with Portuguese (Brazil) by default, Spanish and English.
+"""Languages: Flask-Babel with Portuguese (Brazil) by default, Spanish, English and Catalan.
 
 The language comes from the ``lang`` cookie (set by the switch links), else from the
 browser's Accept-Language, else pt_BR.
@@ -12,11 +12,11 @@ from flask import Flask, current_app, request
 from flask_babel import Babel, get_locale, get_translations, gettext
 
 #: Supported locales, the default first.
-LANGUAGES = ("pt_BR", "es", "en")
+LANGUAGES = ("pt_BR", "es", "en", "ca")
 #: How each language is named in the switch.
-LANGUAGE_NAMES = {"pt_BR": "Português", "es": "Español", "en": "English"}
+LANGUAGE_NAMES = {"pt_BR": "Português", "es": "Español", "en": "English", "ca": "Català"}
 #: The card helpers' ``lang`` argument for each locale.
-CARD_LANG = {"pt_BR": "pt", "es": "es", "en": "en"}
+CARD_LANG = {"pt_BR": "pt", "es": "es", "en": "en", "ca": "ca"}
 COOKIE = "lang"
 
 
@@ -30,12 +30,12 @@ def select_locale() -> str:
 
 
 def locale_code() -> str:
-    """The current locale as text (``pt_BR``, ``es`` or ``en``)."""
+    """The current locale as text (``pt_BR``, ``es``, ``en`` or ``ca``)."""
     return str(get_locale() or LANGUAGES[0])
 
 
 def card_lang() -> str:
-    """The card helpers' language for the current locale (``pt``, ``es``, ``en``)."""
+    """The card helpers' language for the current locale (``pt``, ``es``, ``en``, ``ca``)."""
     return CARD_LANG.get(locale_code(), "pt")
 
 

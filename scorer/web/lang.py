@@ -31,7 +31,7 @@ def safe_next(target: str | None) -> str:
 
 @bp.get("/lang/<code>")
 def switch(code: str):
-    """Remember ``code`` (pt_BR, es or en) for this phone and go back to ``next``.
+    """Remember ``code`` (pt_BR, es, en or ca) for this phone and go back to ``next``.
 
     :raise 404: unknown language.
     """

@@ -78,7 +78,7 @@ def manilha_result(args: MultiDict) -> dict[str, Any]:
     """
     return calculators.manilha_json(
         args.get("vira", "").strip(),
-        deck=args.get("deck", "sujo"),
+        deck=args.get("deck") or None,
         variant=args.get("variant") or None,
         lang=card_lang(),
     )

@@ -142,3 +142,21 @@ def test_migration_9_adds_the_dropped_matches_and_marks_no_old_match(db_url, con
     assert store.get_match(db, old.id).dropped is False
     assert store.poll_stamp(db, old.id).dropped == 0
     assert db.execute("SELECT COUNT(*) AS n FROM tournament_dropped").fetchone()["n"] == 0
+
+
+def test_a_stored_match_keeps_the_rules_it_was_played_by(db_url, connect):
+    """Migration 10 (issue 33): a venezolano match stored before ``flor_vs_flor`` existed gets the
+    compared Flor it was played with (4: docs/rules.md §Flor values), so it replays to its stored
+    score; a new match gets the new default (3 per Flor: docs/rules.md §Venezuelan options)."""
+    db = connect(db_url)
+    store.migrate(db, store.MIGRATIONS[:8])
+    actions = [{"type": "call", "side": 0, "call": "flor"}, {"type": "call", "side": 1, "call": "flor"},
+               {"type": "envido_winner", "side": 0}]
+    old = {"target": 24, "flor_per_player": False}
+    row = store.import_match(db, variant="venezolano", options=old, names=("A", "B"), mano=0,
+                             actions=actions, score=(4, 0), winner=None)
+    assert store.migrate(db) == len(store.MIGRATIONS)
+    row = store.get_match(db, row.id)
+    assert row.options == {**old, "flor_vs_flor": "compared"}
+    assert Match.replay(row.variant, row.options, row.mano, store.get_actions(db, row.id)).score == (4, 0)
+    assert Match.replay("venezolano", None, 0, actions).score == (3, 0)

@@ -44,7 +44,7 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 360, "height": 640}
 AXE = HERE / "vendor" / "axe-4.14.1.min.js"
 #: Browser locale for each of the app's languages.
-LOCALES = {"pt_BR": "pt-BR", "es": "es-AR", "en": "en-US"}
+LOCALES = {"pt_BR": "pt-BR", "es": "es-AR", "en": "en-US", "ca": "ca-ES"}
 
 #: Records what the page asked of speech synthesis and vibration, so tests can check it.
 RECORDER = """

@@ -50,7 +50,7 @@ def pages(live):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", ["pt_BR", "es", "en"])
+@pytest.mark.parametrize("lang", ["pt_BR", "es", "en", "ca"])
 def test_every_page_passes_axe(chromium, live, pages, lang, scheme):
     ctx = new_context(chromium, lang=lang, scheme=scheme)
     page = ctx.new_page()

@@ -89,7 +89,7 @@ def test_names_badge_and_history_numbers_at_360(chromium, live, tmp_path, lang, 
     ctx.close()
 
 
-@pytest.mark.parametrize("lang", ["pt_BR", "es", "en"])
+@pytest.mark.parametrize("lang", ["pt_BR", "es", "en", "ca"])
 def test_new_match_form_at_360(chromium, live, tmp_path, lang):
     ctx = new_context(chromium, lang=lang)
     page = ctx.new_page()

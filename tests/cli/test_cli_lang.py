@@ -13,7 +13,8 @@ from scorer.cli.main import cli
     ("env", "lang"),
     [({}, "pt"), ({"LANG": "C.UTF-8"}, "pt"), ({"LANG": "es_AR.UTF-8"}, "es"), ({"LC_ALL": "en_US.UTF-8"}, "en"),
      ({"LC_ALL": "C", "LANG": "es_UY.UTF-8"}, "es"), ({"LANG": "de_DE.UTF-8"}, "pt"),
-     ({"LC_MESSAGES": "pt_BR.UTF-8", "LANG": "en_US.UTF-8"}, "pt"), ({"LANGUAGE": "en_GB:en"}, "en")],
+     ({"LC_MESSAGES": "pt_BR.UTF-8", "LANG": "en_US.UTF-8"}, "pt"), ({"LANGUAGE": "en_GB:en"}, "en"),
+     ({"LANG": "ca_ES.UTF-8"}, "ca"), ({"LANG": "ca_ES@valencia.UTF-8"}, "ca")],
 )
 def test_language_from_the_environment(env, lang):
     assert lang_from_environment(env) == lang
@@ -27,6 +28,7 @@ CLEAN = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "", "LANGUAGE": ""}
     [
         (["envido", "xx", "--lang", "es"], {}, 'Error: No entiendo "xx" como carta.'),  # the issue's example
         (["envido", "xx", "--lang", "en"], {}, 'Error: Cannot read "xx" as a card.'),
+        (["envido", "xx", "--lang", "ca"], {}, 'Error: No entenc "xx" com a carta.'),  # issue 33
         (["envido", "xx"], {}, "Erro: "),  # no locale: pt
         (["envido", "xx"], {"LANG": "es_AR.UTF-8"}, 'Error: No entiendo "xx" como carta.'),
         (["manilha", "9", "--lang", "es"], {}, "Error: "),
@@ -61,7 +63,7 @@ def test_replay_messages_and_log_follow_the_language():
         (["envido", "--lang", "es"], {}, "Error: Falta el argumento 'CARDS...'."),
         (["envido"], {}, "Erro: Falta o argumento 'CARDS...'."),
         (["envido"], {"LANG": "en_US.UTF-8"}, "Error: Missing argument 'CARDS...'."),
-        (["envido", "7o", "6o", "5c", "--lang", "xx"], {"LANG": "es_AR.UTF-8"}, "no es uno de 'pt', 'es', 'en'."),
+        (["envido", "7o", "6o", "5c", "--lang", "xx"], {"LANG": "es_AR.UTF-8"}, "no es uno de 'pt', 'es', 'en', 'ca'."),
         (["replay", "--variant", "truco-15", "--lang", "es", "--mano", "7"], {}, "Valor inválido para '--mano'"),
     ],
 )

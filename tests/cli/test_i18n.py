@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from scorer.cli.main import cli
 
 CATALOGS = Path(__file__).resolve().parents[2] / "scorer" / "translations"
-LOCALES = ("pt_BR", "es", "en")
+LOCALES = ("pt_BR", "es", "en", "ca")
 
 
 def catalog(path: Path, locale: str | None = None):

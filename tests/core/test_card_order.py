@@ -19,8 +19,10 @@ from scorer.core.card_order import (
     piezas,
     strength_level,
 )
+from scorer.core.card_rules import LIMPO, SUJO
 from scorer.core.cards import DECK, Card
 from scorer.core.errors import CardError
+from scorer.core.variants import known_decks
 
 
 def c(code):
@@ -96,19 +98,19 @@ def test_catalan_order():
 @pytest.mark.parametrize(
     ("vira", "deck", "rank"),
     [
-        (3, "sujo", 4),  # ex. 19 / seed 001: vira 3 -> the 4s
-        (7, "sujo", 10),  # ex. 20 / seed 001: vira 7 -> the Qs
-        (12, "sujo", 1),  # ex. 21: vira K -> As
-        (1, "sujo", 2),  # vira A -> 2s
-        (2, "sujo", 3),  # vira 2 -> 3s
-        (11, "sujo", 12),  # vira J -> Ks
-        (10, "sujo", 11),  # vira Q -> Js (Q < J < K)
-        (4, "sujo", 5),
-        (5, "sujo", 6),
-        (6, "sujo", 7),
-        (3, "limpo", 10),  # ex. 22 / seed 001: limpo, vira 3 -> the Qs
-        (12, "limpo", 1),
-        (10, "limpo", 11),
+        (3, SUJO, 4),  # ex. 19 / seed 001: vira 3 -> the 4s
+        (7, SUJO, 10),  # ex. 20 / seed 001: vira 7 -> the Qs
+        (12, SUJO, 1),  # ex. 21: vira K -> As
+        (1, SUJO, 2),  # vira A -> 2s
+        (2, SUJO, 3),  # vira 2 -> 3s
+        (11, SUJO, 12),  # vira J -> Ks
+        (10, SUJO, 11),  # vira Q -> Js (Q < J < K)
+        (4, SUJO, 5),
+        (5, SUJO, 6),
+        (6, SUJO, 7),
+        (3, LIMPO, 10),  # ex. 22 / seed 001: limpo, vira 3 -> the Qs
+        (12, LIMPO, 1),
+        (10, LIMPO, 11),
     ],
 )
 def test_manilha_rank(vira, deck, rank):
@@ -169,7 +171,7 @@ def test_limpo_rejects_cards_and_viras_outside_it():
         compare(c("4o"), c("3e"), "paulista", vira=3, deck="limpo")
     assert info.value.code == "not_in_deck"
     with pytest.raises(CardError) as info:
-        manilha_rank(7, deck="limpo")
+        manilha_rank(7, deck=LIMPO)
     assert info.value.code == "not_in_deck"
 
 
@@ -256,11 +258,22 @@ def test_uruguayan_compare(first, second, muestra, winner):
     [(v.id, {v.cards.piezas.turned_up: Card(1, "e")} if v.cards.piezas
              else {"vira": 3} if v.cards.vira_manilhas else {}) for v in VARIANTS.values()],
 )
-def test_every_order_holds_the_whole_deck_once(variant, kwargs):
-    order = card_order(variant, **kwargs)
-    listed = [card for level in order for card in level]
-    assert sorted(listed, key=str) == sorted(DECK, key=str)
-    assert strength_level(listed[0], order) == 1
+def test_every_order_holds_each_of_its_decks_once(variant, kwargs):
+    # Every deck a variant is played with (its data: CardRules.decks), each card once: the 40
+    # cards, Paulista's limpo 24 (docs/rules.md §Vira and manilhas), Valencian truc's 22
+    # (docs/rules.md §Valencian truc).
+    for deck in VARIANTS[variant].cards.decks:
+        order = card_order(variant, deck=deck.name, **kwargs)
+        listed = [card for level in order for card in level]
+        assert sorted(listed, key=str) == sorted(deck.cards, key=str)
+        assert len(listed) == len(set(listed))
+        assert strength_level(listed[0], order) == 1
+
+
+def test_the_decks_come_from_the_variants():
+    # The deck names the CLI and the calculators take are read from the registry (no closed list).
+    assert set(known_decks()) == {deck.name for v in VARIANTS.values() for deck in v.cards.decks}
+    assert [len(deck.cards) for deck in VARIANTS["paulista"].cards.decks] == [40, 24]
 
 
 @pytest.mark.parametrize(

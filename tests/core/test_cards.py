@@ -9,7 +9,6 @@ from scorer.core.cards import (
     LANGS,
     LIMPO_DECK,
     Card,
-    deck_cards,
     parse_card,
     parse_cards,
     parse_hand,
@@ -170,9 +169,6 @@ def test_decks():
     assert not any(c.rank in (8, 9) for c in DECK)
     assert len(LIMPO_DECK) == 24
     assert {c.rank for c in LIMPO_DECK} == {10, 11, 12, 1, 2, 3}
-    assert deck_cards("limpo") == LIMPO_DECK
-    with pytest.raises(CardError):
-        deck_cards("meio")
 
 
 @pytest.mark.parametrize(

@@ -85,3 +85,21 @@ def test_a_falta_that_wins_the_game_says_so(catalog, lang, note):
     assert falta["points"] is None
     table = board.Table("uruguaio", ["Nós", "Eles"], state["hand"], catalog(lang))
     assert board.points_note(falta, table) == note
+
+
+@pytest.mark.parametrize(("variant", "first", "second"), [
+    # A second Envido is "quiero y envido" at a Venezuelan table (STEEMIT-VE, BUENASTAREAS-VE; docs/rules.md
+    # §Truco venezolano) and the torne at a Valencian one (MURAL-UV; docs/rules.md §Valencian truc).
+    ("venezolano", "¡Envido!", "¡Quiero y envido!"),
+    ("truc-valencia", "Envide!", "Torne!"),
+    ("truco-15", "¡Envido!", "¡Envido!"),  # a Rioplatense table says it again
+])
+def test_a_call_over_the_same_call_says_the_tables_words(variant, first, second):
+    match = Match(variant)
+    state = match.state(["Nós", "Eles"])
+    table = board.Table(variant, ["Nós", "Eles"], state["hand"], gettext.NullTranslations())
+    assert board.action_label({"type": "call", "side": 0, "call": "envido"}, table) == first
+    match.apply({"type": "call", "side": 0, "call": "envido"})
+    state = match.state(["Nós", "Eles"])
+    table = board.Table(variant, ["Nós", "Eles"], state["hand"], gettext.NullTranslations())
+    assert board.action_label({"type": "call", "side": 1, "call": "envido"}, table) == second

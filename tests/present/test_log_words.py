@@ -23,7 +23,7 @@ from scorer.web.i18n import translator as web_translator
 from tests.engine_notation import play
 from tests.web.test_wording import SCRIPTS
 
-NAMES = {"pt": ("Nós", "Eles"), "es": ("Nosotros", "Ellos"), "en": ("Us", "Them")}
+NAMES = {"pt": ("Nós", "Eles"), "es": ("Nosotros", "Ellos"), "en": ("Us", "Them"), "ca": ("Nosaltres", "Ells")}
 
 # variant, fact, then the sentence in pt-BR, es, en (NAMES of that language)
 SENTENCES = [
@@ -163,7 +163,7 @@ def app(tmp_path_factory):
     return create_app({"TESTING": True, "DATABASE": tmp_path_factory.mktemp("w") / "w.sqlite3"})
 
 
-@pytest.mark.parametrize(("locale", "lang"), [("pt_BR", "pt"), ("es", "es"), ("en", "en")])
+@pytest.mark.parametrize(("locale", "lang"), [("pt_BR", "pt"), ("es", "es"), ("en", "en"), ("ca", "ca")])
 def test_the_web_and_the_command_line_say_the_same_log(app, locale, lang):
     """One module for both edges: with the page's translations (Flask-Babel) and the
     command line's (``--lang``), every script's log reads the same."""
@@ -171,3 +171,14 @@ def test_the_web_and_the_command_line_say_the_same_log(app, locale, lang):
         for variant, options, script in SCRIPTS:
             state = play(variant, script, options=options).state(NAMES[lang])
             assert say_state(state, web_translator()) == say_state(state, cli_translator(lang))
+
+
+@pytest.mark.parametrize(("variant", "second"), [
+    ("venezolano", "Eles: ¡Quiero y envido!"),   # STEEMIT-VE, BUENASTAREAS-VE (docs/rules.md §Truco venezolano)
+    ("truc-valencia", "Eles: Torne!"),          # MURAL-UV (docs/rules.md §Valencian truc)
+    ("truco-15", "Eles: ¡Envido!"),
+])
+def test_the_log_says_a_second_envido_as_the_table_does(variant, second):
+    state = play(variant, "0:envido 1:envido").state(["Nós", "Eles"])
+    texts = [entry["text"] for entry in say_state(state)["log"]]
+    assert texts[-1] == second

@@ -20,7 +20,7 @@ from scorer.web.db import get_db
 from web_client import HX, act, new_match, version_of
 
 ROOT = Path(scorer.__file__).resolve().parent.parent
-LANGS = {"pt_BR": "pt-BR", "es": "es-AR", "en": "en-US"}
+LANGS = {"pt_BR": "pt-BR", "es": "es-AR", "en": "en-US", "ca": "ca-ES"}
 
 
 def plain_jinja(lang: str) -> jinja2.Environment:

@@ -305,7 +305,7 @@ def test_the_phone_reads_the_new_match_form_as_the_server_does(app, tmp_path, fi
     assert phone == {**server, "names": list(server["names"])}
 
 
-@pytest.mark.parametrize("lang", ["pt_BR", "es", "en"])
+@pytest.mark.parametrize("lang", ["pt_BR", "es", "en", "ca"])
 def test_a_warmed_engine_starts_a_match_and_words_its_notes_with_none_of_the_bundles_files(app, tmp_path, lang):
     """After ``warm`` (what the worker's memory snapshot holds) the new-match page's calls need
     no file of the bundle: the form read, the match started and drawn, the notes worded."""

@@ -24,6 +24,7 @@ from tests.web_client import HX, PT, act, new_match, version_of
         ("pt-BR,pt;q=0.9", ("Nós", "Eles"), "Nova partida"),
         ("es-AR,es;q=0.9", ("Nosotros", "Ellos"), "Nueva partida"),
         ("en-US,en;q=0.9", ("Us", "Them"), "New match"),
+        ("ca-ES,ca;q=0.9", ("Nosaltres", "Ells"), "Partida nova"),  # issue 33
         ("", ("Nós", "Eles"), "Nova partida"),  # pt_BR is the default
     ],
 )

@@ -14,6 +14,8 @@ import pytest
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
+from scorer.core.variants import VARIANTS
+from scorer.web.i18n import LANGUAGES
 from tests.web_client import EN, ES, HX, PT, new_match
 
 def act(client, path, action, version):
@@ -80,7 +82,7 @@ def test_scoreboard_and_watch_page_reload_without_javascript_and_only_they_do(cl
 # -- 4. variant titles, never ids ----------------------------------------------------------
 
 
-def test_recent_matches_and_which_card_wins_show_variant_titles_not_ids(client):
+def test_recent_matches_and_which_card_wins_show_variant_titles_not_ids(client, catalog):
     new_match(client, "argentino-30")
     html = client.get("/", headers=PT).get_data(as_text=True)
     recent = html.split('class="recent"')[1]
@@ -88,9 +90,10 @@ def test_recent_matches_and_which_card_wins_show_variant_titles_not_ids(client):
     for url in ("/envido", "/manilha"):
         compare = client.get(url, headers=PT).get_data(as_text=True).split('id="compare"')[1]
         shown = re.findall(r"<option [^>]*>([^<]*)</option>", compare)
-        # Issue 13 item 12: titles translated (WORDING-REVIEW section 1: "Truco uruguaio", "Truc catalão").
-        assert shown == ["Truco (15)", "Truco argentino (30)", "Truco uruguaio", "Truco paulista",
-                         "Truco mineiro", "Truco gaudério", "Truc catalão", "Truco venezuelano"], url
+        # Issue 13 item 12: titles translated (WORDING-REVIEW section 1: "Truco uruguaio", "Truc catalão"),
+        # every registered variant's, in the registry's order (issue 33: read, never written out).
+        assert shown == [catalog("pt_BR").gettext(v.title) for v in VARIANTS.values()], url
+        assert {"Truco uruguaio", "Truc catalão"} <= set(shown) and not set(VARIANTS) & set(shown), url
 
 
 # -- 5. translations and the new-match form ------------------------------------------------
@@ -184,7 +187,7 @@ def test_envido_result_comes_before_the_card_picker(client):
 
 CATALOGS = Path(__file__).resolve().parents[2] / "scorer" / "translations"
 #: English is the source language: its catalog may leave every message untranslated.
-TRANSLATED = ("pt_BR", "es")
+TRANSLATED = ("pt_BR", "es", "ca")
 
 
 def read_catalog(locale):
@@ -198,7 +201,7 @@ def messages(catalog):
             for m in catalog if m.id and m.string and not m.fuzzy}  # plural strings as tuples (ngettext, issue 13)
 
 
-@pytest.mark.parametrize("locale", ["pt_BR", "es", "en"])
+@pytest.mark.parametrize("locale", LANGUAGES)
 def test_po_has_no_fuzzy_and_no_untranslated_entry(locale):
     catalog = read_catalog(locale)
     fuzzy = [m.id for m in catalog if m.id and m.fuzzy]
@@ -208,7 +211,7 @@ def test_po_has_no_fuzzy_and_no_untranslated_entry(locale):
         assert not empty, f"{locale}: untranslated entries {empty}"
 
 
-@pytest.mark.parametrize("locale", ["pt_BR", "es", "en"])
+@pytest.mark.parametrize("locale", LANGUAGES)
 def test_po_covers_every_message_of_the_template(locale):
     with open(CATALOGS / "messages.pot", "rb") as f:
         template = read_po(f)
@@ -217,7 +220,7 @@ def test_po_covers_every_message_of_the_template(locale):
     assert not missing, f"{locale}: run truco i18n: {missing}"
 
 
-@pytest.mark.parametrize("locale", ["pt_BR", "es", "en"])
+@pytest.mark.parametrize("locale", LANGUAGES)
 def test_compiled_mo_matches_its_po(locale, tmp_path):
     catalog = read_catalog(locale)
     fresh = tmp_path / "messages.mo"

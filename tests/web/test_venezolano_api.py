@@ -16,8 +16,11 @@ def test_variants_lists_venezolano_with_its_options_and_counts(client):
     data = {v["id"]: v for v in client.get("/api/variants", headers=ES).get_json()}
     venezolano = data["venezolano"]
     assert venezolano["title"] == "Truco venezolano" and venezolano["target"] == 24
-    assert [o["key"] for o in venezolano["options"]] == ["target", "flor_per_player"]  # no Falta options: it has no Falta
-    assert venezolano["calls"] == ["truco", "retruco", "vale_nueve", "vale_juego", "envido", "flor"]
+    # Its Falta is an option (what the leader lacks, one convention): no falta nor falta_adds_stake
+    # (docs/rules.md §Venezuelan options).
+    assert [o["key"] for o in venezolano["options"]] == ["target", "flor_per_player", "flor_vs_flor", "falta_envido"]
+    assert venezolano["calls"] == ["truco", "retruco", "vale_nueve", "vale_juego", "envido", "falta_envido", "flor",
+                                   "flor_envida"]
     assert json.dumps(venezolano).count("37")  # perico 30 + 7 is a count an Envido may declare
 
 

@@ -53,7 +53,7 @@ def test_service_worker_caches_the_shell_and_the_offline_pages_only(client):
     paths = [u.split("?v=")[0] for u in shell]  # versioned URLs (tests/system/test_performance.py)
     assert "/static/css/app.css" in paths and "/static/js/table.js" in paths
     assert not any(u.startswith(("/m/", "/w/", "/api/")) for u in shell)
-    assert offline == {"pt_BR": "/offline/pt_BR", "es": "/offline/es", "en": "/offline/en"}
+    assert offline == {"pt_BR": "/offline/pt_BR", "es": "/offline/es", "en": "/offline/en", "ca": "/offline/ca"}
     for url in shell + list(offline.values()):
         assert status_of(client, url) == 200, url
     assert client.get("/sw.js").get_data(as_text=True) == body  # one version per app

@@ -21,8 +21,8 @@ from scorer.web.i18n import translator
 from tests.engine_notation import action
 from tests.core.match.test_refusal_messages import CASES, refuse
 
-LOCALES = ("pt_BR", "es", "en")
-PLURAL = {"pt_BR": ("Nós", "Eles"), "es": ("Nosotros", "Ellos"), "en": ("Us", "Them")}
+LOCALES = ("pt_BR", "es", "en", "ca")
+PLURAL = {"pt_BR": ("Nós", "Eles"), "es": ("Nosotros", "Ellos"), "en": ("Us", "Them"), "ca": ("Nosaltres", "Ells")}
 SINGULAR = ("Ana", "Beto")
 
 # Scripts that, between them, produce every log template of the engine.
@@ -65,7 +65,7 @@ FOREIGN = {
 
 # What may stand right before a side's name: a label start, a preposition, or points.
 BEFORE_NAME = re.compile(
-    r"(^|[.!] |\(|: |\bpor |\bde |\bof |\bby |\bfor |\bpara |\bfrom |\bto |\bcabe a |\btoca a |\+\d+ |victoria de |vitória de |won by )$"
+    r"(^|[.!] |\(|: |\bpor |\bde |\bof |\bby |\bfor |\bpara |\bfrom |\bto |\bcabe a |\btoca a |\+\d+ |victoria de |vitória de |won by |\bper |\bper a |victòria de )$"
 )
 
 
@@ -152,12 +152,12 @@ def test_rioplatense_shouts_keep_their_inverted_mark_on_every_page(logs, locale)
 @pytest.mark.parametrize("locale", LOCALES)
 def test_paulista_ties_are_empate_on_every_page(logs, locale):
     """Seed 001 "Rodadas e empates": a tied trick is an "empate" at a Paulista table."""
-    ties = [t for loc, v, _n, t in logs if loc == locale and v == "paulista" and re.search(r"(rodada|Baza \d|Trick \d)", t)]
+    ties = [t for loc, v, _n, t in logs if loc == locale and v == "paulista" and re.search(r"(rodada|Baza \d|Trick \d|Basa \d)", t)]
     assert ties and all("empate" in t and "parda" not in t for t in ties), ties
 
 
 def test_catalan_special_hand_is_said_in_the_page_language(logs):
-    expected = {"pt_BR": "Regra dos 11", "es": "Regla de los 11 puntos", "en": "11-point rule"}
+    expected = {"pt_BR": "Regra dos 11", "es": "Regla de los 11 puntos", "en": "11-point rule", "ca": "Regla dels 11 punts"}
     for locale, word in expected.items():
         texts = [t for loc, v, _n, t in logs if loc == locale and v == "truc" and "11" in t and "+" not in t[:2]]
         assert any(word in t for t in texts), (locale, texts)
@@ -167,6 +167,7 @@ def test_catalan_special_hand_is_said_in_the_page_language(logs):
     ("pt_BR", "Fim de jogo, vitória de Ana: 13 a 0."),
     ("es", "Fin del partido, victoria de Ana: 13 a 0."),
     ("en", "Game over, won by Ana: 13 to 0."),
+    ("ca", "Fi de la partida, victòria de Ana: 13 a 0."),
 ])
 def test_gauderio_end_of_game_line_gives_the_losers_score(logs, locale, line):
     texts = [t for loc, v, names, t in logs if loc == locale and v == "gauderio" and names == SINGULAR]

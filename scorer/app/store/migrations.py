@@ -11,6 +11,7 @@ from importlib import resources
 
 from scorer.app.store.connection import Database, write
 from scorer.app.store.keys import KEY_HASH_PREFIX, hash_key
+from scorer.core.variants import VARIANTS
 
 
 def _baseline(db: Database) -> None:
@@ -95,6 +96,25 @@ def _hash_tournament_keys(db: Database) -> None:
         db.execute("UPDATE tournament SET organizer_key = :o, team_keys = :t WHERE id = :id", updates)
 
 
+def _options_before(db: Database) -> None:
+    """Migration 10: every stored match and tournament gets the options added to its variant
+    since it was stored, each at the value the rules had then (``OptionSpec.before``;
+    :meth:`~scorer.core.variants.Variant.options_before`): a ``venezolano`` match keeps the
+    compared Flor when ``flor_vs_flor`` came with 3 per Flor as its default (issue 33). Read
+    from the registry: no variant or option is named here."""
+    for select, update in (("SELECT id, variant, options FROM match", "UPDATE match SET options = :o WHERE id = :id"),
+                           ("SELECT id, variant, options FROM tournament",
+                            "UPDATE tournament SET options = :o WHERE id = :id")):
+        updates = []
+        for row_id, variant_id, options in db.execute(select).all():
+            variant = VARIANTS.get(variant_id)
+            stored = json.loads(options)
+            if variant is not None and (filled := variant.options_before(stored)) != stored:
+                updates.append({"id": row_id, "o": json.dumps(filled, sort_keys=True)})
+        if updates:
+            db.execute(update, updates)
+
+
 #: The schema's history, oldest first: migration ``i`` (1-based) brings a database from
 #: version ``i - 1`` to ``i``. An entry is portable SQL text (statements separated by
 #: ``;``, run on both backends: ``TEXT``, ``INTEGER``, ``BIGINT``, ``DOUBLE PRECISION``,
@@ -124,6 +144,9 @@ MIGRATIONS: list[str | dict[str, str] | Callable[[Database], None]] = [
     TAP_TABLE,
     # 9: the matches a tournament dropped when the organizer reopened an earlier result (issue 32).
     DROPPED_TABLE,
+    # 10: stored matches and tournaments keep the rules they were played by when an option comes
+    # with a new default (issue 33: venezolano's flor_vs_flor).
+    _options_before,
 ]
 
 

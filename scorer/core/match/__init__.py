@@ -3,7 +3,7 @@
 
 The class is one object in several rooms: :mod:`.engine` (the public API, legality by
 trying each action on a copy, applying, the state), :mod:`.calls` (the truco ladder,
-Envido and Flor, their answers and stakes), :mod:`.plays` (tricks, the hand's winner,
+Envido and Flor, their answers), :mod:`.stakes` (what each stake is worth), :mod:`.plays` (tricks, the hand's winner,
 mazo, the special hand, corrections), :mod:`.hand` (the hand's state and who wins it),
 :mod:`.log` (the log as data: :class:`LogEntry` per action, :class:`LogFact` per thing
 that happened) and :mod:`.error_words` (the table's words in the errors). The log is said

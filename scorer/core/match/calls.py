@@ -3,107 +3,19 @@ the comparison of counts) and what each stake is worth. A part of :class:`~score
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from scorer.core.envido_points import count_spans, describe_counts
 from scorer.core.errors import N_, RuleError
-from scorer.core.variants import ENVIDO_CALLS, WINNER_FALTAS
+from scorer.core.variants import ENVIDO_CALLS
 from scorer.core.match.hand import Hand, _Core
 from scorer.core.match.log import LogFact, LogKind
+from scorer.core.match.stakes import Stakes
 
 
-class Calls:
+class Calls(Stakes):
     """Calling truco, Envido or Flor and answering them (mixed into :class:`~scorer.core.match.Match`)."""
-
-    # stakes --------------------------------------------------------------
-
-    def _falta(self, score: Sequence[int], winner: int | None) -> int | None:
-        """Accepted Falta Envido (or Contraflor al resto) value under the table's ``falta``
-        convention (docs/rules.md §Falta Envido; §Truco to 15 for the 15-point game).
-
-        Returns ``None`` when it depends on a winner not yet known.
-        """
-        convention = self.options.get("falta", self.variant.falta)
-        leader = max(score)
-        # The malas; a variant without them is one stage, the whole game.
-        half = self.variant.malas_size(self.target) or self.target
-        in_malas = leader < half
-        if winner is None and convention in WINNER_FALTAS and (in_malas or convention == "loser_lacks"):
-            return None
-        if convention == "leader_stage" and in_malas:
-            value = half - leader
-        elif convention == "malas_wins_game" and in_malas:
-            value = self.target - score[winner]
-        elif convention == "winner_stage" and in_malas:
-            value = half - score[winner]
-        elif convention == "loser_lacks":
-            value = self.target - score[1 - winner]
-        else:
-            value = self.target - leader
-        # No floor the rule texts do not have: a leader who lacks nothing (gauderio, where a
-        # correction made mid-hand can bring the leader to the target) is paid 0.
-        return max(value, 0)
-
-    def _chain_points(self, chain: Sequence[str]) -> int:
-        """Accepted value of an Envido chain without Falta (0 for the empty chain): the
-        variant's table, or with ``envido_repeat`` 2 for each Envido and 3 for the Real Envido
-        (docs/rules.md §Repeated Envido).
-
-        Raises:
-            KeyError: a chain the variant does not have.
-        """
-        rules = self.variant.envido
-        assert rules is not None
-        if not chain:
-            return 0
-        if tuple(chain) in rules.chains:
-            return rules.chains[tuple(chain)]
-        if self._repeated_chain(chain):
-            return 2 * chain.count("envido") + 3 * chain.count("real_envido")
-        raise KeyError(tuple(chain))
-
-    def _repeated_chain(self, chain: Sequence[str]) -> bool:
-        """With ``envido_repeat``: Envido any number of times, then at most one Real Envido."""
-        body = list(chain[:-1]) if chain and chain[-1] == "real_envido" else list(chain)
-        return bool(self.options.get("envido_repeat")) and bool(chain) and all(c == "envido" for c in body)
-
-    def _envido_value(self, chain: Sequence[str], score: Sequence[int], winner: int | None) -> int | None:
-        """Accepted value of an envido chain (``None`` for a winner-dependent Falta). With
-        ``falta_adds_stake`` an accepted Falta adds the chain accepted before it
-        (docs/rules.md §Falta adds the stake)."""
-        if chain and chain[-1] == "falta_envido":
-            falta = self._falta(score, winner)
-            if falta is None or not self.options.get("falta_adds_stake"):
-                return falta
-            return falta + self._chain_points(chain[:-1])
-        return self._chain_points(chain)
-
-    def _envido_refused(self, chain: Sequence[str]) -> int:
-        """What a refused chain pays its last caller: the chain before its last call, min 1."""
-        try:
-            return self._chain_points(chain[:-1]) or 1
-        except KeyError:
-            return 1
-
-    def _call_stake(self, action: Mapping[str, Any]) -> int | None:
-        """What a call would be worth if accepted (tentos), or ``None`` if unknown."""
-        call, hand = action["call"], self._core.hand
-        for step in self.variant.truco_ladder:
-            if step.call == call:
-                return step.value(self.target)
-        if call in ENVIDO_CALLS:
-            chain = [*hand.envido_chain, call] if hand.envido_pending else [call]
-            return self._envido_value(chain, self._core.score, None)
-        flor = self.variant.flor
-        assert flor is not None
-        if call == "flor":
-            partner = self._another_players_flor(hand, action["side"])
-            return flor.uncontested if not hand.flor_pending or partner else flor.compared
-        if call == "contraflor":
-            return flor.contraflor
-        return self._falta(self._core.score, None)
-
 
     # calls ----------------------------------------------------------------
 
@@ -112,7 +24,8 @@ class Calls:
         ladder = [step.call for step in self.variant.truco_ladder]
         if call in ladder:
             return self._truco_call(core, side, ladder.index(call))
-        envido_calls = list(self.variant.envido.calls) if self.variant.envido else []
+        envido_calls = [c for c in self.variant.envido.calls if c != "falta_envido" or self._falta_in_play()] \
+            if self.variant.envido else []
         flor_calls = list(self.variant.flor.calls) if self.variant.flor and self._flor_in_play() else []
         if call in envido_calls:
             return self._envido_call(core, side, call)
@@ -233,7 +146,10 @@ class Calls:
                     call=call,
                 )
         hand.envido_chain, hand.envido_caller, hand.envido_pending = chain, side, True
-        return [LogFact(LogKind.CALL, side=side, call=call)]
+        # A call over the same call carries its chain: some tables have words of their own for it
+        # ("¡Quiero y envido!", "Torne!": TableWords.raise_shouts).
+        over = tuple(chain) if chain[-2:-1] == [call] else ()
+        return [LogFact(LogKind.CALL, side=side, call=call, chain=over)]
 
     def _envido_closed_reason(self, hand: Hand) -> str:
         """Why Envido cannot be started now (the message of ``envido_closed``)."""
@@ -251,7 +167,7 @@ class Calls:
         assert rules is not None
         if chain[-1] == "falta_envido":
             before = tuple(chain[:-1])
-            return rules.falta and (not before or before in rules.chains or self._repeated_chain(before))
+            return self._falta_in_play() and (not before or before in rules.chains or self._repeated_chain(before))
         return self._envido_chain_known(chain) and self._falta_passed(chain) is None
 
     def _envido_chain_known(self, chain: Sequence[str]) -> bool:
@@ -259,17 +175,6 @@ class Calls:
         rules = self.variant.envido
         assert rules is not None
         return chain[-1] != "falta_envido" and (tuple(chain) in rules.chains or self._repeated_chain(chain))
-
-    def _falta_passed(self, chain: Sequence[str]) -> int | None:
-        """With ``envido_repeat``, the Falta Envido's value (tentos, 0 or more) when the raise
-        that ends ``chain`` makes the whole chain worth more than it, else ``None``: the chain
-        never goes past the Falta's value, the lower of the two sides' under the table's
-        convention (docs/rules.md §Repeated Envido). A lone first call is never capped."""
-        if not self.options.get("envido_repeat") or len(chain) < 2 or chain[-1] == "falta_envido":
-            return None
-        faltas = [self._falta(self._core.score, side) for side in (0, 1)]
-        falta = min(f for f in faltas if f is not None)
-        return falta if self._chain_points(chain) > falta else None
 
     def _flor_call(self, core: _Core, side: int, call: str) -> list[LogFact]:
         hand = core.hand
@@ -306,8 +211,10 @@ class Calls:
         last_call, last_side = hand.flor_chain[-1]
         if last_side == side:
             raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side, answer_side=1 - side, call=last_call)
-        allowed = {"flor": [c for c in ("contraflor", "contraflor_al_resto") if c in flor.raises] + (["flor"] if flor.compared else []),
-                   "contraflor": [c for c in ("contraflor_al_resto",) if c in flor.raises]}
+        allowed = {"flor": [c for c in ("contraflor", "contraflor_al_resto", "flor_envida") if c in flor.raises]
+                   + (["flor"] if flor.compared else []),
+                   "contraflor": [c for c in ("contraflor_al_resto",) if c in flor.raises],
+                   "flor_envida": [c for c in ("flor_envida",) if c in flor.raises]}
         if not flor.contraflor_answered:
             allowed["contraflor"] = []
         if call not in allowed.get(last_call, []):
@@ -321,7 +228,7 @@ class Calls:
         hand.flor_chain.append((call, side))
         facts.append(LogFact(LogKind.CALL, side=side, call=call))
         if call == "flor":  # flor answered by flor: compared at once
-            self._start_comparison(hand, flor.compared)
+            self._start_comparison(hand, self._flor_compared_stake())
         elif not flor.contraflor_answered:  # gauderio: contraflor is compared at once
             self._start_comparison(hand, flor.contraflor if call == "contraflor" else "falta")
         return facts
@@ -340,15 +247,6 @@ class Calls:
             and all(call == "flor" for call, _ in hand.flor_chain)
             and ((hand.flor_pending and sung[-1] == side) or hand.awaiting == "flor_winner")
         )
-
-    def _flores_beyond_first(self, hand: Hand) -> int:
-        """Tentos the further Flores of a side add to whatever the Flor exchange pays: 3 for
-        each Flor beyond the first of its side (docs/rules.md §One Flor per player); 0
-        without ``flor_per_player``."""
-        flor = self.variant.flor
-        assert flor is not None
-        sung = [caller for call, caller in hand.flor_chain if call == "flor"]
-        return flor.uncontested * (len(sung) - len(set(sung)))
 
     def _raise_no_flor_pending(self, hand: Hand, call: str) -> None:
         """Refuse an answer to a Flor (``no_flor``, ``contraflor``...) when no bare Flor waits,
@@ -388,7 +286,8 @@ class Calls:
                     "bad_answer",
                     N_("In this variant a Flor is answered with no_flor, contraflor, contraflor_al_resto or no_quiero."),
                 )
-            stake = {"flor": flor.compared, "contraflor": flor.contraflor}.get(call, "falta")
+            stake = {"flor": self._flor_compared_stake(), "flor_envida": self._flor_compared_stake(),
+                     "contraflor": flor.contraflor}.get(call, "falta")
             self._start_comparison(hand, stake)
         elif hand.envido_pending:
             hand.envido_pending = False
@@ -420,6 +319,8 @@ class Calls:
                 points = flor.refused
             elif call == "contraflor":
                 points = flor.contraflor_refused
+            elif call == "flor_envida":  # what was bet before this raise: the Flor's 3 and the earlier raises
+                points = flor.uncontested + flor.envida * ([c for c, _ in hand.flor_chain].count("flor_envida") - 1)
             else:
                 before = hand.flor_chain[-2][0]
                 points = flor.resto_refused_after_flor if before == "flor" else flor.resto_refused_after_contraflor
@@ -485,7 +386,7 @@ class Calls:
         if is_flor:
             chain = [call for call, _ in hand.flor_chain]
             stake = hand.compare_stake
-            value = self._falta(core.score, winner) if stake == "falta" else stake + self._flores_beyond_first(hand)
+            value = self._flor_comparison_value(hand, stake, winner, core.score)
             hand.flor_done = True
         else:
             chain = list(hand.envido_chain)

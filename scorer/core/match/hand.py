@@ -31,7 +31,7 @@ class Hand:
     flor_chain: list[tuple[str, int]] = field(default_factory=list)
     flor_pending: bool = False
     flor_done: bool = False
-    compare_stake: Any = None  # tentos, or "falta"
+    compare_stake: Any = None  # tentos, "falta" or "per_flor"
     tricks: list[int | None] = field(default_factory=list)
     actions: int = 0
 

@@ -108,7 +108,8 @@ class LogFact(NamedTuple):
         side: the side it is about (who called, answered, folded, decided, won or was
             paid; see the kind), 0 or 1; None where the kind says so (a parda, nobody scores).
         call: a call id (:data:`scorer.core.schema.CALLS`).
-        chain: the Envido or Flor calls in order (call ids).
+        chain: the Envido or Flor calls in order (call ids); on a ``CALL``, the Envido chain it
+            ends when it repeats the call before it (a second Envido), else empty.
         points: tentos paid to ``side`` (already cut to what counted where the target caps
             the score); for a correction, its signed delta.
         value: the hand's worth in tentos after it.

@@ -37,7 +37,8 @@ scorer.core.errors.RuleError: Unknown variant truco-12.
 """
 
 from scorer.core.variants.registry import (
-    ARGENTINE_LADDER, VARIANTS, default_variant, flor_in_play, get_variant, register, unregister, variants_where,
+    ARGENTINE_LADDER, VARIANTS, default_variant, flor_in_play, get_variant, known_decks, register, unregister,
+    variants_where,
 )
 from scorer.core.variants.rules import (
     ARGENTINE_ENVIDO_CHAINS, ENVIDO_CALLS, FALTA_CONVENTIONS, FLOR_CALLS, GAME, GAUDERIO_ENVIDO_CHAINS, EnvidoRules,
@@ -51,5 +52,5 @@ __all__ = [
     "FALTA_CONVENTIONS", "FLOR_CALLS", "GAME", "GAUDERIO_ENVIDO_CHAINS", "GLOSSES", "TABLE_WORDS", "VARIANTS",
     "EnvidoRules", "FlorRules", "OptionSpec", "PageWord", "SpecialHandRules", "TableWord", "TableWords", "TrucoStep",
     "Variant", "WINNER_FALTAS",
-    "choice_label", "default_variant", "flor_in_play", "get_variant", "register", "unregister", "variants_where",
+    "choice_label", "default_variant", "flor_in_play", "get_variant", "known_decks", "register", "unregister", "variants_where",
 ]

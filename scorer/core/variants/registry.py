@@ -7,8 +7,10 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from scorer.core.card_rules import (
-    ARGENTINE_ORDER, CATALAN_ORDER, MINEIRO_MANILHAS, PLAIN_ORDER, URUGUAYAN_PIEZAS, CardRules, PiezaRules,
+    ARGENTINE_ORDER, CATALAN_ORDER, LIMPO, MINEIRO_MANILHAS, PLAIN_ORDER, SUJO, URUGUAYAN_PIEZAS, CardRules, Deck,
+    PiezaRules,
 )
+from scorer.core.cards import DECK, Card
 from scorer.core.errors import N_, RuleError
 from scorer.core.variants.rules import (
     ARGENTINE_ENVIDO_CHAINS, GAME, GAUDERIO_ENVIDO_CHAINS, EnvidoRules, FlorRules, OptionSpec, SpecialHandRules,
@@ -41,6 +43,35 @@ VENEZUELAN_PIEZAS = PiezaRules((11, 10), (30, 29), stand_in=12, turned_up="vira"
 the suit stands in for either when it is the vira itself. Envido: 30 and 29 plus the best
 other card (STEEMIT-VE, BUENASTAREAS-VE, OOC-VE; docs/rules.md §Truco venezolano)."""
 
+VALENCIAN_LADDER = (
+    TrucoStep("truc", 2, 1),
+    TrucoStep("retruc", 3, 2),
+    TrucoStep("quatre_val", 4, 3),
+    TrucoStep("joc_fora", GAME, 4),
+)
+"""Truc 2 / refused 1, retruc 3 / 2, quatre val 4 / 3, joc fora what the winner lacks for the
+cama / 4 (MURAL-UV, FJD; docs/rules.md §Valencian truc)."""
+
+VALENCIAN_ENVIDO_CHAINS = {("envido",): 2, ("envido", "envido"): 4}
+"""Envit 2 / refused 1; the torne (a second envit) 4 / refused 2; the falta ends either or
+stands alone (MURAL-UV "L'envit, el torne i la falta", FJD; docs/rules.md §Valencian truc)."""
+
+VALENCIAN_DECK = Deck(
+    "valenciana", tuple(c for c in DECK if 3 <= c.rank <= 7 or (c.rank == 1 and c.suit in ("e", "b")))
+)
+"""The 22 cards of Valencian truc: oros and copas 3-7, espadas and bastos 1 and 3-7
+(MURAL-UV "Cartes utilitzades", VILAPEDIA, STUDYLIB-TRUC; docs/rules.md §Valencian truc)."""
+
+VALENCIAN_ORDER = (
+    (Card(1, "e"),), (Card(1, "b"),), (Card(7, "e"),), (Card(7, "o"),),
+    tuple(Card(3, suit) for suit in ("e", "b", "c", "o")),
+    (Card(7, "b"), Card(7, "c")),
+    *(tuple(Card(rank, suit) for suit in ("e", "b", "c", "o")) for rank in (6, 5, 4)),
+)
+"""Strongest first: the espasa (1 of swords), the basto (1 of clubs), the manilla d'espases (7 of
+swords), the manilla d'oros (7 of coins), the 3s, the sets bords (7 of clubs and cups), the 6s,
+5s, 4s (VILAPEDIA, FJD; docs/rules.md §Valencian truc)."""
+
 _TARGET_LABEL = N_("Points to win")
 _FLOR_LABEL = N_("Play with Flor")
 _FALTA_LABEL = N_("Falta Envido is worth")
@@ -53,6 +84,10 @@ _FLOR_PER_PLAYER_LABEL = N_("One Flor per player (tables of 4 or 6)")
 _FLOR_PER_PLAYER_HELP = N_("Every player of a side may sing a Flor; each one unanswered pays 3.")
 _ENVIDO_REPEAT_LABEL = N_("Envido may be called again and again")
 _ENVIDO_REPEAT_HELP = N_("Each Envido adds 2, never past the Falta; refused, it pays what was accepted before.")
+_FLOR_VS_FLOR_LABEL = N_("Flor against Flor pays")
+_FLOR_VS_FLOR_HELP = N_("Per Flor: the better side takes 3 for each Flor it sang (two against one: 6).")
+_FALTA_ENVIDO_LABEL = N_("Play the Falta Envido")
+_FALTA_ENVIDO_HELP = N_("Yes: Falta Envido is a call, worth what the leader lacks for the game.")
 
 #: The Falta conventions of a game in malas and buenas (docs/rules.md §Falta Envido).
 _MALAS_FALTAS = ("leader_stage", "whole_game", "malas_wins_game", "winner_stage", "loser_lacks")
@@ -153,7 +188,7 @@ _REGISTRY: dict[str, Variant] = {
                 special_hand=SpecialHandRules(threshold=11, name="mao_de_onze", play_worth=3, run_pays=1, ferro_worth=1),
                 all_pardas="nobody",
                 # Manilhas from the vira over 3 2 A K J Q 7 6 5 4; sujo or limpo (docs/rules.md §Vira and manilhas).
-                cards=CardRules(PLAIN_ORDER, decks=("sujo", "limpo"), vira_manilhas=True),
+                cards=CardRules(PLAIN_ORDER, decks=(SUJO, LIMPO), vira_manilhas=True),
                 option_specs=(OptionSpec("all_pardas", ("nobody", "mano"), "nobody", _PARDAS_LABEL),),
             ),
             Variant(
@@ -206,6 +241,26 @@ _REGISTRY: dict[str, Variant] = {
                 cards=CardRules(CATALAN_ORDER),  # docs/rules.md §Catalan order
             ),
             Variant(
+                id="truc-valencia",
+                title=N_("Truc valencià"),
+                family="val",
+                description=N_("Valencian truc: a cama of 18 in malas and buenas (9 + 9), 22 cards; truc, retruc, "
+                               "quatre val, joc fora; envit, torne and falta."),
+                target=18,
+                ends_at_once=True,
+                truco_ladder=VALENCIAN_LADDER,
+                envido=EnvidoRules(VALENCIAN_ENVIDO_CHAINS),
+                # The falta: both in the malas, the whole cama; otherwise what the leader lacks
+                # (convention C: docs/rules.md §Valencian truc, §Falta Envido).
+                falta="malas_wins_game",
+                malas_buenas=True,
+                cards=CardRules(VALENCIAN_ORDER, decks=(VALENCIAN_DECK,)),
+                option_specs=(
+                    _falta_option(_MALAS_FALTAS, "malas_wins_game"),
+                    _FALTA_ADDS,
+                ),
+            ),
+            Variant(
                 id="venezolano",
                 title=N_("Truco venezolano"),
                 family="ve",
@@ -214,14 +269,26 @@ _REGISTRY: dict[str, Variant] = {
                 target=24,
                 ends_at_once=True,
                 truco_ladder=VENEZUELAN_LADDER,
-                envido=EnvidoRules(VENEZUELAN_ENVIDO_CHAINS, pieces=VENEZUELAN_PIEZAS, falta=False),
-                # Flor 3 (STEEMIT-VE); no Contraflor: the sources name none (docs/rules.md §Truco venezolano).
-                flor=FlorRules(pieces=VENEZUELAN_PIEZAS, raises=()),
+                # The Falta Envido is the table's option: the rule pages name none, the engine plays it
+                # (docs/rules.md §Venezuelan options).
+                envido=EnvidoRules(VENEZUELAN_ENVIDO_CHAINS, pieces=VENEZUELAN_PIEZAS, falta=False, falta_option=True),
+                # Flor 3 (STEEMIT-VE); no Contraflor: the sources name none (docs/rules.md §Truco venezolano);
+                # "mi flor envida" raises a Flor by 2 (GH-GIAMPIGA: docs/rules.md §Venezuelan options).
+                flor=FlorRules(pieces=VENEZUELAN_PIEZAS, raises=("flor_envida",)),
                 cards=CardRules(ARGENTINE_ORDER, piezas=VENEZUELAN_PIEZAS),
-                # No Falta Envido, so no falta nor falta_adds_stake; its own chain already has the
-                # second Envido ("quiero y envido"), so no envido_repeat (capped by a Falta it lacks).
-                # Flor is always in play: a table of 4 or 6 may let each player sing one.
-                option_specs=(OptionSpec("target", (24, 12), 24, _TARGET_LABEL), _FLOR_PER_PLAYER),
+                # Its Falta (an option) is what the leader lacks, its only convention, so no falta nor
+                # falta_adds_stake; its own chain already has the second Envido ("quiero y envido"), so
+                # no envido_repeat. Flor is always in play: a table of 4 or 6 may let each player sing
+                # one; Flor against Flor pays 3 for each Flor of the better side, as the Venezuelan
+                # sources say, and matches stored before the option keep the compared 4
+                # (docs/rules.md §Venezuelan options).
+                option_specs=(
+                    OptionSpec("target", (24, 12), 24, _TARGET_LABEL),
+                    _FLOR_PER_PLAYER,
+                    OptionSpec("flor_vs_flor", ("per_flor", "compared"), "per_flor", _FLOR_VS_FLOR_LABEL,
+                               _FLOR_VS_FLOR_HELP, before="compared"),
+                    OptionSpec("falta_envido", (False, True), False, _FALTA_ENVIDO_LABEL, _FALTA_ENVIDO_HELP),
+                ),
             ),
         )
     }
@@ -270,6 +337,16 @@ def unregister(variant_id: str) -> None:
 def variants_where(test: Callable[[Variant], bool]) -> list[str]:
     """The ids of the registered variants for which ``test(variant)`` is true, in order."""
     return [v.id for v in VARIANTS.values() if test(v)]
+
+
+def known_decks() -> dict[str, Deck]:
+    """Every deck some registered variant is played with, by name, in registry order (the
+    calculators' and the CLI's ``deck`` choices): read from the variants, never listed."""
+    decks: dict[str, Deck] = {}
+    for variant in VARIANTS.values():
+        for deck in variant.cards.decks:
+            decks.setdefault(deck.name, deck)
+    return decks
 
 
 def default_variant() -> Variant:

@@ -13,7 +13,7 @@ from scorer.core.card_rules import PiezaRules
 #: Envido-type calls, in the order a chain may use them.
 ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
 #: Flor-type calls.
-FLOR_CALLS = ("flor", "contraflor", "contraflor_al_resto")
+FLOR_CALLS = ("flor", "contraflor", "contraflor_al_resto", "flor_envida")
 
 GAME: Literal["game"] = "game"
 """A ladder step's worth that is the whole game: the hand pays what the target is, so its
@@ -53,18 +53,23 @@ class EnvidoRules:
             (argentino-30, uruguaio; docs/rules.md §When Envido can be called) -- otherwise it stays open until the
             first trick is decided (same section).
         pieces: the hands are counted with these piezas (a turned-up card), else ``None``.
-        falta: Falta Envido is a call of this variant (``False``: left out, Venezolano).
+        falta: Falta Envido is always a call of this variant (``False``: left out, or an option).
+        falta_option: Falta Envido is a call only where the table turns on the option
+            ``falta_envido`` (venezolano: docs/rules.md §Venezuelan options).
     """
 
     chains: Mapping[tuple[str, ...], int]
     closes_on_truco_accepted: bool = False
     pieces: PiezaRules | None = None
     falta: bool = True
+    falta_option: bool = False
 
     @property
     def calls(self) -> tuple[str, ...]:
-        """The Envido-type call ids of this variant, in :data:`ENVIDO_CALLS` order."""
-        used = {call for chain in self.chains for call in chain} | ({"falta_envido"} if self.falta else set())
+        """The Envido-type call ids this variant can use, in :data:`ENVIDO_CALLS` order (the
+        Falta Envido also where it is an option)."""
+        used = {call for chain in self.chains for call in chain}
+        used |= {"falta_envido"} if self.falta or self.falta_option else set()
         return tuple(call for call in ENVIDO_CALLS if call in used)
 
     @property
@@ -115,7 +120,10 @@ class FlorRules:
             contraflor_al_resto pays its caller 4 after a flor, 6 after a contraflor.
         pieces: the hands are counted with these piezas (a turned-up card), else ``None``.
         raises: the calls that may answer a Flor besides a Flor (``contraflor``,
-            ``contraflor_al_resto``); empty where the variant has no Contraflor.
+            ``contraflor_al_resto``; venezolano's ``flor_envida``, "mi flor envida"); empty
+            where the variant has none.
+        envida: what each "mi flor envida" adds to the Flor exchange (2: docs/rules.md
+            §Venezuelan options); it answers a Flor or another "mi flor envida".
     """
 
     uncontested: int = 3
@@ -128,6 +136,7 @@ class FlorRules:
     resto_refused_after_contraflor: int = 6
     pieces: PiezaRules | None = None
     raises: tuple[str, ...] = ("contraflor", "contraflor_al_resto")
+    envida: int = 2
 
     @property
     def calls(self) -> tuple[str, ...]:
@@ -173,6 +182,8 @@ class OptionSpec:
         label: English label (translated by the web layer).
         help: one English line saying what the option does (translated by the web layer),
             shown under the control and in ``GET /api/variants``; empty for none.
+        before: the value a match stored before this option existed plays by, where that is
+            not the default (``None``: the default); see :meth:`Variant.options_before`.
     """
 
     key: str
@@ -180,6 +191,7 @@ class OptionSpec:
     default: Any
     label: str
     help: str = ""
+    before: Any = None
 
 
 FALTA_CONVENTIONS = (

@@ -110,6 +110,15 @@ class Variant:
             *(self.flor.calls if self.flor else ()),
         )
 
+    def options_before(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored match's ``options`` (every option it had, resolved when it was made) with
+        each option added since given the value the rules had then (:attr:`OptionSpec.before`),
+        so that an old match replays as it was played: a stored ``venezolano`` match without
+        ``flor_vs_flor`` keeps the compared Flor (docs/rules.md §Venezuelan options)."""
+        missing = {spec.key: spec.before for spec in self.option_specs
+                   if spec.before is not None and spec.key not in options}
+        return {**options, **missing}
+
     def resolve_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Fill in defaults and check every given option.
 

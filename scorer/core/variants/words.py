@@ -45,7 +45,9 @@ class TableWords:
         specials: special-hand id -> its name ("Mão de onze"; Catalan: a page word).
         decisions: special-hand decision (``play``/``run``) -> the words, ``{special}``
             standing for the special hand's name in lower case.
-        gloss: English glosses of the answers and decisions, shown on English pages.
+        raise_shouts: call id -> the shout of that call made over the same call, where the
+            table has words of its own for it (Venezuelan "¡Quiero y envido!", Valencian
+            "Torne!" for a second Envido); else the call's own shout.
     """
 
     shouts: Mapping[str, str]
@@ -59,6 +61,7 @@ class TableWords:
     decisions: Mapping[str, str] = field(default_factory=dict)
     feminine_calls: frozenset[str] = frozenset()
     feminine: Mapping[str, TableWord] = field(default_factory=dict)
+    raise_shouts: Mapping[str, str] = field(default_factory=dict)
 
     def said(self, how: str, call: str | None = None) -> TableWord:
         """``accepted``, ``refused`` or ``tie`` as the table says it of ``call`` (the last call
@@ -101,9 +104,10 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
         # Rioplatense table's; "quiero y envido" is the second Envido.
         "ve": TableWords(
             shouts={"truco": "¡Truco!", "retruco": "¡Quiero retruco!", "vale_nueve": "¡Vale nueve!",
-                    "vale_juego": "¡Vale juego!", "envido": "¡Envido!", "flor": "¡Flor!"},
+                    "vale_juego": "¡Vale juego!", "envido": "¡Envido!", "falta_envido": "¡Falta envido!",
+                    "flor": "¡Flor!", "flor_envida": "¡Mi flor envida!"},
             calls={"truco": "Truco", "retruco": "Retruco", "vale_nueve": "Vale nueve", "vale_juego": "Vale juego",
-                   "envido": "Envido", "flor": "Flor"},
+                   "envido": "Envido", "falta_envido": "Falta envido", "flor": "Flor", "flor_envida": "Mi flor envida"},
             answers={"quiero": "Quiero", "no_quiero": "No quiero", "mazo": "Me voy al mazo", "no_flor": "No tengo flor"},
             flor_answers={"quiero": "Con flor quiero", "no_quiero": "Con flor me achico"},
             accepted="querido",
@@ -111,6 +115,8 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             tie="parda",
             feminine_calls=_FEMININE_RIO,
             feminine={"accepted": "querida", "refused": "no querida"},
+            # The second Envido is said "quiero y envido" (STEEMIT-VE, BUENASTAREAS-VE).
+            raise_shouts={"envido": "¡Quiero y envido!"},
         ),
         # Gaúcho / gaudério ("ir ao baralho", "fugir", "Contra-flor e o resto": docs/rules.md §Flor values).
         "gaucho": TableWords(
@@ -152,6 +158,22 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             specials={"mao_de_onze": PageWord(N_("11-point rule")), "mao_de_ferro": PageWord(N_("Both on 11: no betting"))},
             decisions={"play": "Juguem", "run": "Ens n'anem"},
         ),
+        # Valencian truc (docs/rules.md §Valencian truc; its words: MURAL-UV "Trucar, retrucar, quatre
+        # val i joc fora", "L'envit, el torne i la falta"; docs/rules.md §Catalan words): its own calls
+        # and answers; the rest in the page's language, as the Catalan table's.
+        "val": TableWords(
+            shouts={"truc": "Truc!", "retruc": "Retruc!", "quatre_val": "Quatre val!", "joc_fora": "Joc fora!",
+                    "envido": "Envide!", "falta_envido": "La falta!"},
+            calls={"truc": "Truc", "retruc": "Retruc", "quatre_val": "Quatre val", "joc_fora": "Joc fora",
+                   "envido": "Envit", "falta_envido": "Falta"},
+            answers={"quiero": "Vull", "no_quiero": "No vull", "mazo": "Me'n vaig", "no_flor": "No tinc flor"},
+            flor_answers={},
+            accepted=PageWord(N_("accepted")),
+            refused=PageWord(N_("refused")),
+            tie=PageWord(N_("tie")),
+            # The second envit is the torne (MURAL-UV "L'envit, el torne i la falta").
+            raise_shouts={"envido": "Torne!"},
+        ),
     }
 )
 """Table words of each variant family (:attr:`Variant.family`), docs/rules.md §Table words."""
@@ -171,6 +193,8 @@ CHOICE_LABELS: Mapping[Any, str] = MappingProxyType(
         "malas_wins_game": N_("the game, when the leader is in the malas"),
         "winner_stage": N_("what the winner lacks to end the malas, while the leader is in them"),
         "loser_lacks": N_("what the loser lacks for the game"),
+        "per_flor": N_("3 for each Flor of the better side"),
+        "compared": N_("4 to the better Flor"),
     }
 )
 """How an option's value is shown to people (English, translated by the edges): never

@@ -180,10 +180,10 @@ def test_declared_points_accept_the_perico_counts():
 
 
 def test_options_the_variant_has():
-    """No Falta Envido, so no ``falta`` nor ``falta_adds_stake``; its chain already has the
-    second Envido, so no ``envido_repeat``; Flor is always in play, so ``flor_per_player``
-    (docs/rules.md §Truco venezolano)."""
-    assert [s.key for s in get_variant(V).option_specs] == ["target", "flor_per_player"]
+    """Its Falta is an option worth what the leader lacks, so no ``falta`` nor ``falta_adds_stake``;
+    its chain already has the second Envido, so no ``envido_repeat``; Flor is always in play, so
+    ``flor_per_player`` and ``flor_vs_flor`` (docs/rules.md §Truco venezolano, §Venezuelan options)."""
+    assert [s.key for s in get_variant(V).option_specs] == ["target", "flor_per_player", "flor_vs_flor", "falta_envido"]
 
 
 @pytest.mark.parametrize(
@@ -200,3 +200,76 @@ def test_one_flor_per_player(options, script, expected):
 def test_one_flor_a_side_by_default():
     with pytest.raises(RuleError):
         play(V, "0:flor 0:flor")
+
+
+# --- the Venezuelan options (issue 33; docs/rules.md §Venezuelan options) -------------------------
+
+FLOR_VS_FLOR = [
+    # options, script, expected score, source
+    ({}, "0:flor 1:flor ep33-30", [3, 0]),               # per_flor (default): the better Flor alone, 3 (BUENASTAREAS-VE)
+    ({}, "0:flor 1:flor ep30-33", [0, 3]),
+    ({}, "0:flor 1:quiero ew1", [0, 3]),                 # "con flor quiero" is compared the same way
+    ({"flor_per_player": True}, "0:flor 0:flor 1:flor ew0", [6, 0]),  # two allied Flores against one: 6 (GH-GIAMPIGA test)
+    ({"flor_per_player": True}, "0:flor 0:flor 1:flor ew1", [0, 3]),  # the lone Flor wins: its 3
+    ({"flor_vs_flor": "compared"}, "0:flor 1:flor ew0", [4, 0]),      # the Argentine 4 (docs/rules.md §Flor values)
+    ({"flor_vs_flor": "compared", "flor_per_player": True}, "0:flor 0:flor 1:flor ew1", [0, 7]),  # 4 + 3 (§One Flor per player)
+    ({}, "0:flor 1:no_flor", [3, 0]),                    # unanswered: 3, as before (STEEMIT-VE)
+]
+
+
+@pytest.mark.parametrize(("options", "script", "expected"), FLOR_VS_FLOR)
+def test_flor_against_flor(options, script, expected):
+    assert list(play(V, script, options=options).score) == expected
+
+
+def test_a_match_stored_before_the_option_keeps_the_compared_flor():
+    stored = {"target": 24, "flor_per_player": False}   # what a venezolano match stored before issue 33
+    options = get_variant(V).options_before(stored)
+    assert options["flor_vs_flor"] == "compared" and "falta_envido" not in options
+    assert list(play(V, "0:flor 1:flor ew0", options=options).score) == [4, 0]
+
+
+FALTA = [
+    # script, expected score: the Falta is what the leader lacks for the game (GH-GIAMPIGA test
+    # "Envido, Quiero y Envido, N más y Falta": at 3-5 to 24 it is worth 19; at 23-9, 1)
+    ("a0+3 a1+5 0:falta_envido 1:quiero ep33-30", [22, 5]),
+    ("a0+3 a1+5 0:falta_envido 1:quiero ep30-33", [3, 24]),
+    ("a0+23 a1+9 1:falta_envido 0:quiero ep20-33", [23, 10]),
+    ("0:falta_envido 1:no_quiero", [1, 0]),                          # refused alone: 1
+    ("0:envido 1:envido 0:falta_envido 1:no_quiero", [4, 0]),         # refused: what was bet before it, 4
+]
+
+
+@pytest.mark.parametrize(("script", "expected"), FALTA)
+def test_the_falta_envido_option(script, expected):
+    assert list(play(V, script, options={"falta_envido": True}).score) == expected
+
+
+FLOR_ENVIDA = [
+    # options, script, expected score: "mi flor envida" adds 2 to the Flor exchange; refused, it pays
+    # what was bet before it (GH-GIAMPIGA RULES.md: "La apuesta inicial incluye 3 de Flor; envidarla
+    # suma 2. Si se rechaza un aumento, se paga lo ya apostado.")
+    ({}, "0:flor 1:flor_envida 0:quiero ew1", [0, 5]),                    # 3 + 2
+    ({}, "0:flor 1:flor_envida 0:quiero ep30-38", [0, 5]),
+    ({}, "0:flor 1:flor_envida 0:no_quiero", [0, 3]),                     # the Flor's 3
+    ({}, "0:flor 1:flor_envida 0:flor_envida 1:quiero ew0", [7, 0]),      # 3 + 2 + 2
+    ({}, "0:flor 1:flor_envida 0:flor_envida 1:no_quiero", [5, 0]),       # 3 + 2 bet before
+    ({"flor_vs_flor": "compared"}, "0:flor 1:flor_envida 0:quiero ew1", [0, 6]),  # 4 + 2
+    ({"flor_per_player": True}, "0:flor 0:flor 1:flor_envida 0:quiero ew0", [8, 0]),  # two Flores, 6, + 2
+]
+
+
+@pytest.mark.parametrize(("options", "script", "expected"), FLOR_ENVIDA)
+def test_mi_flor_envida(options, script, expected):
+    assert list(play(V, script, options=options).score) == expected
+
+
+@pytest.mark.parametrize(("script", "call", "code"), [
+    ("", "0:flor_envida", "no_flor_pending"),                 # it answers a Flor
+    ("0:flor", "0:flor_envida", "own_call"),                  # not its own
+    ("0:flor 1:flor_envida", "1:flor_envida", "own_call"),
+])
+def test_mi_flor_envida_answers_the_other_sides_flor(script, call, code):
+    with pytest.raises(RuleError) as caught:
+        play(V, f"{script} {call}".strip())
+    assert caught.value.code == code

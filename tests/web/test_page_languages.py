@@ -1,4 +1,4 @@
-"""Issue 33 item 6: every page read in each language holds no word of another language.
+"""Issue 33 item 6: every page read in each language (pt-BR, es, en, ca) holds no word of another language.
 
 Each page a player or an organizer opens (new match, tools, board, share, undo, watch, the
 match in numbers, new tournament, organizer, TV) is read in pt-BR, es and en, its text taken
@@ -23,14 +23,14 @@ import pytest
 OWN_WORDS = {
     "pt_BR": ["Nós", "Eles", "Placar", "rodada", "Rodada", "Desfazer", "Compartilhar", "jogador", "Jogador",
               "Manilhas", "mão", "Mão", "não", "Não", "você"],
-    "es": ["Nosotros", "Ellos", "Deshacer", "Compartir", "baza", "Baza", "jugador", "Jugador", "partido",
-           "Partido", "Tanteador"],
+    "es": ["Nosotros", "Ellos", "Deshacer", "Compartir", "baza", "Baza", "partido", "Partido", "Tanteador"],
     "en": ["Undo", "Share", "Them", "Scoreboard", "Watch", "Players", "the", "The", "tournament", "Tournament"],
+    "ca": ["Desfés", "Comparteix", "Nosaltres", "Ells", "Jugadors", "jugadors", "taula"],
 }
-#: Words an English page borrows: English rule texts (pagat) call the trumps "manilhas", and the
-#: Paulista table's "Mão de ferro" names its statistic.
-BORROWED = {"en": {"Manilhas", "Mão"}}
-HEADER = {"pt_BR": "pt-BR", "es": "es", "en": "en"}
+#: Words an English or Catalan page borrows: their rule texts (pagat) call the Brazilian trumps
+#: "manilhas", and the Paulista table's "Mão de ferro" names its statistic.
+BORROWED = {"en": {"Manilhas", "Mão"}, "ca": {"Manilhas", "Mão"}}
+HEADER = {"pt_BR": "pt-BR", "es": "es", "en": "en", "ca": "ca"}
 HAND = [
     {"type": "call", "side": 0, "call": "envido"},
     {"type": "quiero", "side": 1},

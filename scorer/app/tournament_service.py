@@ -204,8 +204,9 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table", *, keys: Tourn
             changed = True
         if changed:
             continue
-        claims = [_start(db, loaded, sv, keys) for sid, sv in loaded.view.slots.items()
-                  if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None]
+        claims = _start(db, loaded, [sv for sid, sv in loaded.view.slots.items()
+                                     if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None],
+                        keys)
         if claims and tstore.claim_slots(db, tid, claims, loaded.row.epoch):
             continue  # linked some (look again), or reopened meanwhile (-1: look again)
         return loaded
@@ -227,21 +228,25 @@ def table_for(t: core.Tournament, slot: core.Slot) -> int | None:
     return None
 
 
-def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView, keys: TournamentKeys
-           ) -> tuple[str, str, int | None]:
-    """Create the ordinary match of a slot whose teams are known (its edit key derived by
-    ``keys``, so the organizer's pages can show the table's link again); the claim to link it."""
+def _start(db: sqlite3.Connection, loaded: Loaded, ready: list[core.SlotView], keys: TournamentKeys
+           ) -> list[tuple[str, str, int | None]]:
+    """Create the ordinary matches of the ``ready`` slots (teams known), all in one
+    transaction (a 64-team round robin's 2,016 at its creation: issue 31, docs/performance.md),
+    each edit key derived by ``keys`` (so the organizer's pages can show the table's link
+    again); the claims to link them, ``(slot id, match id, table)`` each."""
     row = loaded.row
-    a, b = sv.teams  # both known: status "ready"
-    players = None
-    pa = row.players[a] if a < len(row.players) else ()
-    pb = row.players[b] if b < len(row.players) else ()
-    if len(pa) == len(pb) and len(pa) in (2, 3):
-        players = [list(pa), list(pb)]
-    match = store.create_match(db, variant=row.variant, options=row.options, names=[row.teams[a], row.teams[b]],
-                               mano=0, best_of=sv.slot.best_of, players=players,
-                               edit_key=keys.table(row.id, sv.slot.id))
-    return (sv.slot.id, match.id, table_for(loaded.t, sv.slot))
+    specs = []
+    for sv in ready:
+        a, b = sv.teams  # both known: status "ready"
+        players = None
+        pa = row.players[a] if a < len(row.players) else ()
+        pb = row.players[b] if b < len(row.players) else ()
+        if len(pa) == len(pb) and len(pa) in (2, 3):
+            players = [list(pa), list(pb)]
+        specs.append({"variant": row.variant, "options": row.options, "names": [row.teams[a], row.teams[b]], "mano": 0,
+                      "best_of": sv.slot.best_of, "players": players, "edit_key": keys.table(row.id, sv.slot.id)})
+    ids = store.create_matches(db, specs)
+    return [(sv.slot.id, match_id, table_for(loaded.t, sv.slot)) for sv, match_id in zip(ready, ids)]
 
 
 def on_action(db: sqlite3.Connection, match: store.MatchRow, *, keys: TournamentKeys) -> None:

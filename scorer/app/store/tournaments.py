@@ -246,18 +246,24 @@ def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, i
         used = {r["table_number"] for r in db.execute(
             "SELECT table_number FROM tournament_slot WHERE tournament_id = :t AND match_id IS NOT NULL"
             " AND result IS NULL AND table_number IS NOT NULL", {"t": tid})}
+        # The slots still unlinked, read once under the tournament's lock (every writer of its
+        # slots takes it first), then every link in one batch: a 64-team round robin links
+        # 2,016 at its creation (issue 31).
+        free = {r["slot"] for r in db.execute(
+            "SELECT slot FROM tournament_slot WHERE tournament_id = :t AND match_id IS NULL", {"t": tid})}
+        links = []
         for slot, match_id, table in claims:
+            if slot not in free:
+                continue
             if table is None:
                 table = next(n for n in range(1, len(used) + 2) if n not in used)
-            cur = db.execute(
-                "UPDATE tournament_slot SET match_id = :m, series_id = :m, table_number = :n"
-                " WHERE tournament_id = :t AND slot = :slot AND match_id IS NULL",
-                {"m": match_id, "n": table, "t": tid, "slot": slot},
-            )
-            if cur.rowcount == 1:
-                used.add(table)
-                linked += 1
-        if linked:
+            free.discard(slot)
+            used.add(table)
+            links.append({"m": match_id, "n": table, "t": tid, "slot": slot})
+        if links:
+            db.execute("UPDATE tournament_slot SET match_id = :m, series_id = :m, table_number = :n"
+                       " WHERE tournament_id = :t AND slot = :slot AND match_id IS NULL", links)
+            linked = len(links)
             _bump(db, tid)
     return linked
 

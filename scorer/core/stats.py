@@ -280,17 +280,40 @@ def log_stats(log: Sequence[LogEntry], variant: Variant, target: int, winner: in
     return fold.finish((score[0], score[1]), winner)
 
 
+def unplayed() -> tuple[SideStats, SideStats]:
+    """Both sides' statistics of a match with no action yet: what :func:`log_stats` gives for
+    an empty log (each side has one match played, nothing else), without building the match.
+
+    >>> unplayed() == match_stats(Match(sorted(VARIANTS)[0]))
+    True
+    """
+    return SideStats(matches_played=1), SideStats(matches_played=1)
+
+
 def match_stats(match: Match) -> tuple[SideStats, SideStats]:
     """Both sides' statistics of a :class:`~scorer.core.match.Match` (:func:`log_stats`)."""
     return log_stats(match.log, match.variant, match.target, match.winner)
 
 
 def total(stats: Sequence[SideStats]) -> SideStats:
-    """The sum of several matches' statistics for one side (an empty one for none)."""
-    out = SideStats()
+    """The sum of several matches' statistics for one side (an empty one for none): as
+    ``+`` over them, in one pass (a 64-team round robin adds 4,032 games' sides)."""
+    sums = {name: 0 for name in _COUNTS}
+    largest = {name: 0 for name in SideStats._LARGEST}
+    sources = _sources()
     for one in stats:
-        out = out + one
-    return out
+        values = vars(one)
+        for name in _COUNTS:
+            sums[name] += values[name]
+        for name in largest:
+            largest[name] = max(largest[name], values[name])
+        for key, tentos in one.tentos_by_source.items():
+            sources[key] += tentos
+    return SideStats(**sums, **largest, tentos_by_source=sources)
+
+
+#: The fields :func:`total` adds up (all but the largest-of ones and the sources).
+_COUNTS = tuple(f.name for f in fields(SideStats) if f.name not in SideStats._LARGEST and f.name != "tentos_by_source")
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ This package imports neither Flask nor the engine.
 
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 
-from scorer.app.store.actions import KnownTap, append_action, get_action, get_actions, tap_seq
+from scorer.app.store.actions import KnownTap, actions_of, append_action, get_action, get_actions, tap_seq
 from scorer.app.store.connection import STATEMENT_LISTENERS, Database, Row, Rows, connect, write
 from scorer.app.store.engines import (
     CONNECT_TIMEOUT, DEFAULT_DB, UNAVAILABLE, DatabaseURLError, database_url, describe, dispose_all, engine,
@@ -63,7 +63,7 @@ __all__ = [
     "PollStamp", "poll_stamp",
     "OperationalError", "PrunedTournament", "Row", "Rows", "RuleError", "STATEMENT_LISTENERS", "UNAVAILABLE", "append_action", "connect",
     "copy_match", "copy_tournament", "create_match", "create_matches", "create_rematch", "database_url", "describe", "dispose_all", "engine", "get_action",
-    "get_actions", "get_match", "get_matches", "hash_key", "import_match", "init_db", "match_ids", "migrate",
+    "actions_of", "get_actions", "get_match", "get_matches", "hash_key", "import_match", "init_db", "match_ids", "migrate",
     "new_edit_key", "new_id", "prune", "prune_tournaments", "rename_match", "run_script", "schema_version", "series_games", "series_tally",
     "sqlite_path", "tap_seq", "tournament_ids", "unlinked_matches", "write",
 ]

@@ -65,6 +65,11 @@ def _row(r, edit_key: str | None = None) -> MatchRow:
     )
 
 
+def row_of(r) -> MatchRow:
+    """A :class:`MatchRow` from a mapping of the ``match`` table's columns (a join's row)."""
+    return _row(r)
+
+
 def _players(text_value: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     if not text_value:
         return None

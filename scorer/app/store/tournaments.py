@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from scorer.app.store.connection import write
+from scorer.app.store.matches import MatchRow, row_of
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,27 @@ def read_series(db: sqlite3.Connection, series_id: str, *, lock: bool = False
 def series_match_ids(db: sqlite3.Connection, series_id: str) -> list[str]:
     """The ids of a series' games, oldest first."""
     return [r["id"] for r in db.execute("SELECT id FROM match WHERE series = :s ORDER BY created, id", {"s": series_id})]
+
+
+def tournament_games(db: sqlite3.Connection, tid: str, *, played: bool = False) -> list[tuple[str, MatchRow]]:
+    """Every game of every slot series of the tournament in one statement: ``(slot id,
+    match row)`` each, slot by slot in layout order, each series' games oldest first (the
+    summary of a 64-team round robin reads 2,016 games: issue 31). ``played``: only the games
+    with at least one action."""
+    rows = db.execute(
+        "SELECT s.slot AS slot_id, m.* FROM tournament_slot s JOIN match m ON m.series = s.series_id"
+        " WHERE s.tournament_id = :t" + (" AND m.version > 0" if played else "")
+        + " ORDER BY s.position, m.created, m.id", {"t": tid}).mappings()
+    return [(r["slot_id"], row_of(r)) for r in rows]
+
+
+def game_versions(db: sqlite3.Connection, tid: str) -> list[tuple[str, str, int]]:
+    """Every game of every slot series of the tournament as ``(slot id, match id,
+    version)``, in :func:`tournament_games`' order: one statement of plain tuples (what a
+    tournament's statistics need to find each game's kept numbers: issue 31)."""
+    return [(slot, match_id, version) for slot, match_id, version in db.execute(
+        "SELECT s.slot, m.id, m.version FROM tournament_slot s JOIN match m ON m.series = s.series_id"
+        " WHERE s.tournament_id = :t ORDER BY s.position, m.created, m.id", {"t": tid})]
 
 
 def slots_with_finished_games(db: sqlite3.Connection, tid: str) -> set[str]:

@@ -308,14 +308,15 @@ def export(db: sqlite3.Connection, loaded: Loaded) -> dict[str, Any]:
     games (``{"id", "names", "score", "winner", "actions"}``), standings, champion and the
     audit log. Never a key."""
     row = loaded.row
+    by_slot: dict[str, list[store.MatchRow]] = {}
+    for slot_id, game in tstore.tournament_games(db, row.id):  # every game in a few statements (issue 31)
+        by_slot.setdefault(slot_id, []).append(game)
+    actions = store.actions_of(db, {game.id: game.version for games in by_slot.values() for game in games})
     slots = []
     for slot in loaded.t.slots:
         srow = loaded.slots.get(slot.id)
-        games = []
-        if srow and srow.series_id:
-            for game in store.get_matches(db, tstore.series_match_ids(db, srow.series_id)):
-                games.append({"id": game.id, "names": list(game.names), "score": list(game.score),
-                              "winner": game.winner, "actions": store.get_actions(db, game.id)})
+        games = [{"id": game.id, "names": list(game.names), "score": list(game.score), "winner": game.winner,
+                  "actions": actions[game.id]} for game in by_slot.get(slot.id, [])]
         sv = loaded.view.slots[slot.id]
         slots.append({"slot": slot.id, "stage": slot.stage, "round": slot.round, "teams": list(sv.teams),
                       "table": srow.table_number if srow else None,

@@ -31,6 +31,7 @@ from scorer.web.tournament_view import (
     describe_tournament, get_tournament_or_404, organizer_view, stage_title, tournament_keys,
 )
 from scorer.web.db import get_db
+from scorer.web.read_cache import cached_read, tournament_version
 from scorer.web.i18n import translate
 
 bp = Blueprint("tournaments", __name__)
@@ -270,6 +271,7 @@ def create():
 
 
 @bp.get("/t/<tid>/<key>")
+@cached_read(tournament_version, vary=lambda **_: request.args.get("msg"), public=False)
 @organizer_view
 def organizer(loaded: service.Loaded, key: str):
     """The organizer page: bracket or table, every table's links, corrections, audit.
@@ -305,6 +307,7 @@ def organizer_changed(tid: str, key: str):
 
 
 @bp.get("/t/<tid>/<key>/cards")
+@cached_read(tournament_version, public=False)
 @organizer_view
 def cards(loaded: service.Loaded, key: str):
     """Printable A4 page: one card per table now playing, with its QR code (edit link),
@@ -365,6 +368,7 @@ def correct(loaded: service.Loaded, key: str):
 
 
 @bp.get("/tv/<tid>")
+@cached_read(tournament_version)
 def tv(tid: str):
     """The TV page (no key): bracket or standings and every live table's score."""
     loaded = get_tournament_or_404(tid)
@@ -374,12 +378,15 @@ def tv(tid: str):
 @bp.get("/tv/<tid>/live")
 def tv_live(tid: str):
     """The TV page's poll: 204 while the ``stamp`` shown is current, else the fragment."""
-    shown = request.args.get("stamp", "")
-    now = service.stamp(get_db(), tid)
-    if now is None:
-        abort(404, gettext("There is no tournament with this address."))
-    if shown == now:
+    if request.args.get("stamp", "") == tournament_version(tid):  # 404 for an unknown tournament
         return "", 204
+    return tv_board(tid=tid)
+
+
+@cached_read(tournament_version)
+def tv_board(tid: str):
+    """The TV poll's fragment, kept per version of the tournament (scorer/web/read_cache.py:
+    every TV of the tournament gets the one rendered after a change)."""
     loaded = get_tournament_or_404(tid)
     response = make_response(render_template("tournaments/_tv_board.html", **page_context(loaded, organizer=None)))
     response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
@@ -398,6 +405,7 @@ def check_team(loaded: service.Loaded, team: int, key: str) -> None:
 
 
 @bp.get("/t/<tid>/team/<int:team>/<key>")
+@cached_read(tournament_version, public=False)
 def team_page(tid: str, team: int, key: str):
     """A team's page: its matches, and a button to confirm each finished result."""
     loaded = get_tournament_or_404(tid)

@@ -44,6 +44,7 @@ from flask_babel import gettext
 
 from scorer.app import store, tournament_service
 from scorer.app.store import tournaments as tstore
+from scorer.core.errors import N_
 from scorer.web import forms
 from scorer.web.common import is_htmx
 from scorer.web.db import get_db
@@ -55,7 +56,7 @@ MAX_BYTES = 64 * 1024 * 1024
 WAIT_SECONDS = 30.0
 #: The headers of a view's answer that are kept with it (the rest is added per request).
 KEPT_HEADERS = ("Content-Type", "Content-Disposition", "Content-Security-Policy", "Vary")
-BUSY = "The scorekeeper is busy with another big page. Try again in a moment."
+BUSY = N_("The scorekeeper is busy with another big page. Try again in a moment.")
 
 
 @dataclass(frozen=True)

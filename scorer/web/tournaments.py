@@ -28,7 +28,7 @@ from scorer.web import tournament_words as words_
 from scorer.web.common import public_base
 from scorer.web.tournament_view import (
     AuditEntry, TournamentMatch, TournamentRow, TournamentState, check_organizer_key,
-    describe_tournament, get_tournament_or_404, organizer_view, stage_title, tournament_keys,
+    describe_tournament, fold_rounds, get_tournament_or_404, organizer_view, stage_title, tournament_keys,
 )
 from scorer.web.db import get_db
 from scorer.web.read_cache import cached_read, tournament_version
@@ -38,6 +38,9 @@ bp = Blueprint("tournaments", __name__)
 
 #: TV page poll interval (seconds); the issue asks for updates within 2 s.
 TV_POLL_SECONDS = 2
+#: The audit lines the organizer's page shows, newest first (a played 64-team round robin has
+#: over 2,000; the export holds every one).
+AUDIT_SHOWN = 100
 
 
 #: Words for the audit's kinds of change.
@@ -271,16 +274,21 @@ def create():
 
 
 @bp.get("/t/<tid>/<key>")
-@cached_read(tournament_version, vary=lambda **_: request.args.get("msg"), public=False)
+@cached_read(tournament_version, vary=lambda **_: (request.args.get("msg"), request.args.get("round")), public=False)
 @organizer_view
 def organizer(loaded: service.Loaded, key: str):
-    """The organizer page: bracket or table, every table's links, corrections, audit.
+    """The organizer page: bracket or table, every table's links, corrections, audit. A big
+    stage shows one round (``?round=stage:number``, else the round being played), the others
+    as links (:func:`~scorer.web.tournament_view.fold_rounds`); the audit its newest
+    :data:`AUDIT_SHOWN` lines (all of it is in the export).
 
     :raise 404: unknown tournament. :raise 403: wrong organizer key.
     """
     tid = loaded.row.id
     ctx = page_context(loaded, organizer=key)
-    ctx.update(key=key, audit=audit_lines(loaded, service.audit(get_db(), tid)),
+    ctx["t"] = fold_rounds(ctx["t"], request.args.get("round"))
+    audit = service.audit(get_db(), tid)
+    ctx.update(key=key, audit=audit_lines(loaded, audit[-AUDIT_SHOWN:]), audit_older=max(0, len(audit) - AUDIT_SHOWN),
                message=request.args.get("msg"), base=public_base(),
                team_links=[public_base() + url_for("tournaments.team_page", tid=tid, team=i,
                                                    key=tournament_keys().team(tid, i))

@@ -15,6 +15,8 @@ still the ones it was read from, so the two never disagree.
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import secrets
 import sqlite3
@@ -127,7 +129,7 @@ def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
     row = tstore.get_tournament(db, tid)
     if row is None:
         return None
-    t = core.build(row.teams, settings_of(row), row.seeds)
+    t = layout(row.teams, json.dumps(row.settings, sort_keys=True), row.seeds)
     # The live games before the slots: a table's match linked between the two reads then shows
     # as a slot with its match id and no game yet (being created), never as a game whose slot
     # has no match (an API answer with an edit link but no id).
@@ -141,6 +143,14 @@ def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
             if (res := series_result(db, s.series_id, t.slot(k).best_of)) is not None:
                 ended[k] = res
     return Loaded(row, t, slots, results, view, live, ended)
+
+
+@functools.lru_cache(maxsize=64)
+def layout(teams: tuple[str, ...], settings: str, seeds: tuple[int, ...]) -> core.Tournament:
+    """The tournament's layout (:func:`scorer.core.tournament.build`) from its stored teams,
+    settings (JSON text) and seeds: the same value for the same three, so built once per process
+    for each (a 64-team round robin's 2,016 slots; issue 31). The core's values are frozen."""
+    return core.build(teams, core.settings_from_json(json.loads(settings), len(teams)), seeds)
 
 
 def series_stamp(games: list) -> str:

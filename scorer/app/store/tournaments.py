@@ -95,12 +95,6 @@ def _tournament(r) -> TournamentRow:
     )
 
 
-def _slot(r) -> SlotRow:
-    return SlotRow(slot=r["slot"], position=r["position"], match_id=r["match_id"], series_id=r["series_id"],
-                   table_number=r["table_number"], result=json.loads(r["result"]) if r["result"] else None,
-                   hold=r["hold"])
-
-
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
@@ -139,9 +133,12 @@ def get_tournament(db: sqlite3.Connection, tid: str) -> TournamentRow | None:
 
 
 def get_slots(db: sqlite3.Connection, tid: str) -> list[SlotRow]:
-    """The tournament's slots in layout order."""
-    return [_slot(r) for r in db.execute(
-        "SELECT * FROM tournament_slot WHERE tournament_id = :t ORDER BY position", {"t": tid})]
+    """The tournament's slots in layout order (columns named, rows unpacked as tuples: a 64-team
+    round robin has 2,016 and every heavy read that computes loads them)."""
+    return [SlotRow(slot, position, match_id, series_id, table, json.loads(result) if result else None, hold)
+            for slot, position, match_id, series_id, table, result, hold in db.execute(
+                "SELECT slot, position, match_id, series_id, table_number, result, hold FROM tournament_slot"
+                " WHERE tournament_id = :t ORDER BY position", {"t": tid})]
 
 
 def slot_of_series(db: sqlite3.Connection, series_id: str) -> tuple[str, str] | None:
@@ -228,27 +225,27 @@ def live_games(db: sqlite3.Connection, tid: str) -> dict[str, LiveGame]:
     """The latest game of every slot that has a match, by slot id (one query)."""
     out: dict[str, LiveGame] = {}
     games: dict[str, list[int]] = {}
-    for r in db.execute(
+    for slot, match_id, version, score0, score1, winner, _created in db.execute(
         "SELECT s.slot, m.id, m.version, m.score0, m.score1, m.winner, m.created FROM tournament_slot s"
         " JOIN match m ON m.series = s.series_id WHERE s.tournament_id = :t ORDER BY m.created",
         {"t": tid},
     ):
-        won = games.setdefault(r["slot"], [0, 0])
-        if r["winner"] in (0, 1):
-            won[r["winner"]] += 1
-        out[r["slot"]] = LiveGame(r["slot"], r["id"], r["version"], (r["score0"], r["score1"]), r["winner"],
-                                  (won[0], won[1]))
+        won = games.setdefault(slot, [0, 0])
+        if winner in (0, 1):
+            won[winner] += 1
+        out[slot] = LiveGame(slot, match_id, version, (score0, score1), winner, (won[0], won[1]))
     return out
 
 
 def stamp(db: sqlite3.Connection, tid: str) -> str | None:
     """A short text that changes whenever the tournament or any of its games changes
     (the TV page's poll compares it); None if there is no such tournament."""
+    # One pass over the tournament's games (a 64-team round robin has 2,016): every kept heavy
+    # read and every TV poll reads it first (scorer/web/read_cache.py).
     r = db.execute(
-        "SELECT t.version AS v, (SELECT COALESCE(SUM(m.version), 0) FROM tournament_slot s"
-        " JOIN match m ON m.series = s.series_id WHERE s.tournament_id = :t) AS g,"
-        " (SELECT COUNT(*) FROM tournament_slot s JOIN match m ON m.series = s.series_id"
-        " WHERE s.tournament_id = :t) AS n FROM tournament t WHERE t.id = :t",
+        "SELECT t.version AS v, COALESCE(SUM(m.version), 0) AS g, COUNT(m.id) AS n FROM tournament t"
+        " LEFT JOIN tournament_slot s ON s.tournament_id = t.id LEFT JOIN match m ON m.series = s.series_id"
+        " WHERE t.id = :t GROUP BY t.version",
         {"t": tid},
     ).fetchone()
     return f"{r['v']}-{r['g']}-{r['n']}" if r else None

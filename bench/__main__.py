@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
                          "bench/results_db.json; tournament: a 64-team knockout); results.json is not written")
     ap.add_argument("--reference", metavar="PATH",
-                    help="with --only hosting: also run the laptop's and the hosted server's code from this "
+                    help="with --only hosting or heavy: also run the laptop's and the hosted server's code from this "
                          "checkout of another commit (git worktree add --detach PATH COMMIT), alternately with "
                          "this one's, so the two compare on the same machine in the same minutes")
     args = ap.parse_args(argv)
@@ -327,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         from bench import heavy_reads
 
         clock = Clock(3600.0)
-        return heavy_reads.main(args.quick, lambda text: say(clock, text))
+        return heavy_reads.main(args.quick, lambda text: say(clock, text), reference=args.reference)
     if args.only == "tournament":  # issue 11: bench/tournament.py
         from bench import tournament
 

@@ -4,9 +4,10 @@
    tests' ``tests/pg_cluster.py``: ``fsync=off``, so commits cost less than on a real disk) and
    on SQLite: a 64-team round robin (2,016 matches, the documented maximum) created through
    ``POST /api/tournaments``, then each heavy read of it **cold** (its first read: nothing kept)
-   and **warm** (the next read of the same version: kept), then cold again after one result
-   (a new version: the statistics of the 2,015 unchanged games are kept by match), and the
-   organizer page's size. Each a median of :data:`ROUNDS` fresh apps.
+   and **warm** (the next read of the same version: kept), each on an app of its own whose
+   templates ran first on a 4-team tournament; then the first read after one result (a new
+   version: the numbers of the 2,015 unchanged games are kept by match); and each answer's size.
+   Medians of :data:`ROUNDS` rounds.
 2. **Through nginx** (the hosted recipe of docs/hosting.md: ``truco serve --server granian
    --workers 2 --threads 2`` on PostgreSQL, ``--public-url https://truco.example.org --proxy
    127.0.0.1``, behind Debian's nginx running the shipped ``docs/hosting/nginx.conf``, as
@@ -33,12 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from bench import server
-from bench.flood import HOST, ProxyClient, _table, connect
+from bench.client import HttpError
+from bench.flood import HOST, TAP_EVERY_S, ProxyClient, _context, connect
 from bench.states import SHORT_MATCH
 
 RESULTS = Path(__file__).with_name("results_heavy.json")
 TEAMS = [f"Dupla {i + 1:02d}" for i in range(64)]
-ROUNDS = 3
+ROUNDS = int(os.environ.get("HEAVY_ROUNDS", "3"))
 FLOODERS = 4
 TABLE_ADDRESS, READER = "127.0.0.60", "127.0.0.50"
 
@@ -54,22 +56,31 @@ def routes(t: dict) -> dict[str, str]:
 
 
 def in_process_round(database: str) -> dict[str, Any]:
-    """One fresh app on ``database``: creation, each read cold and warm, cold after a result."""
-    from scorer.web import create_app
-
-    app = create_app({"TESTING": True, "DATABASE": database, "INSTANCE_SECRET": "b" * 40, "SHARE_LAN": False})
-    client = app.test_client()
+    """One round on ``database``: the creation, then each read cold and warm, each on an app of
+    its own (nothing kept: no answer, no game's numbers, no layout), whose templates and code
+    were first run on a 4-team tournament (so cold is this tournament's cost, not Jinja's first
+    compilation), then the statistics and the summary picture cold again after one result."""
+    client = fresh_client(database)
     t0 = time.perf_counter()
     r = client.post("/api/tournaments", json={"name": "Liga", "variant": SHORT_MATCH, "teams": TEAMS,
                                               "format": "round_robin"})
     create_ms = (time.perf_counter() - t0) * 1000
     assert r.status_code == 201, r.get_data(as_text=True)[:300]
     t = r.get_json()
+    small = client.post("/api/tournaments", json={"name": "Copa", "variant": SHORT_MATCH, "teams": TEAMS[:4],
+                                                  "format": "round_robin"}).get_json()
     out: dict[str, Any] = {"create_ms": create_ms, "reads": {}}
     for name, path in routes(t).items():
+        client = fresh_client(database)
+        timed(client, routes(small)[name])
+        forget_layouts()
         cold = timed(client, path)
         warm = timed(client, path)
-        out["reads"][name] = {"cold_ms": cold[0], "warm_ms": warm[0], "bytes": cold[1]}
+        out["reads"][name] = {"cold_ms": cold[0], "cold_cpu_ms": cold[2], "warm_ms": warm[0],
+                              "warm_cpu_ms": warm[2], "bytes": cold[1]}
+    client = fresh_client(database)  # read once, then one result: a new version
+    for name in ("statistics (JSON)", "summary picture"):
+        timed(client, routes(t)[name])
     first = t["state"]["rounds"][0]["matches"][0]
     _m, match_id, key = first["edit_url"].split("://", 1)[1].split("/", 1)[1].split("/")
     done = client.post(f"/api/matches/{match_id}/actions", headers={"X-Edit-Key": key},
@@ -80,6 +91,22 @@ def in_process_round(database: str) -> dict[str, Any]:
     return out
 
 
+def fresh_client(database: str):
+    """A test client of a new app on ``database`` (nothing kept in it)."""
+    from scorer.web import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": database, "INSTANCE_SECRET": "b" * 40, "SHARE_LAN": False})
+    return app.test_client()
+
+
+def forget_layouts() -> None:
+    """Forget the tournaments' layouts this process built (a reference checkout has none)."""
+    from scorer.app import tournament_service
+
+    if hasattr(tournament_service, "layout"):
+        tournament_service.layout.cache_clear()
+
+
 def target() -> int:
     """The tentos that end a game of :data:`~bench.states.SHORT_MATCH` at once (its target)."""
     from scorer.core.variants import VARIANTS
@@ -87,12 +114,30 @@ def target() -> int:
     return VARIANTS[SHORT_MATCH].target
 
 
-def timed(client, path: str) -> tuple[float, int]:
-    t0 = time.perf_counter()
+def timed(client, path: str) -> tuple[float, int, float]:
+    """``(wall ms, bytes, this process's CPU ms)`` of one read (the CPU time holds on a machine
+    shared with other work, where the wall time is the machine's; PostgreSQL's is not in it)."""
+    t0, c0 = time.perf_counter(), time.process_time()
     r = client.get(path)
-    ms = (time.perf_counter() - t0) * 1000
+    ms, cpu = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
     assert r.status_code == 200, (path, r.status_code)
-    return ms, len(r.data)
+    return ms, len(r.data), cpu
+
+
+def in_process_of(code: str, say) -> dict[str, Any]:
+    """:func:`in_process` run on another checkout's ``scorer`` package (``code``, as
+    ``bench/server.py``'s ``code``): this module in a child process with that package first on
+    its path; its figures."""
+    import subprocess
+
+    say(f"in process, the code of {code}")
+    env = dict(os.environ, HEAVY_ROUNDS="1", PYTHONPATH=os.pathsep.join(filter(None, [str(code), str(Path(__file__).resolve().parents[1]),
+                                                                   os.environ.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, "-m", "bench.heavy_reads"], env=env, cwd=code, capture_output=True,
+                          text=True, timeout=1800)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr[-2000:])
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def in_process(say) -> dict[str, Any]:
@@ -145,14 +190,63 @@ def _reader(port: int, paths: list[str], seconds: float, counts) -> None:
     counts.put(seen)
 
 
-def table_figures(times: list[float]) -> dict[str, Any]:
+def taps(port: int, matches: list, seconds: float) -> tuple[list[float], int]:
+    """The measured table (as ``bench/flood.py``'s): a tap every :data:`TAP_EVERY_S` from
+    :data:`TABLE_ADDRESS` on ``matches`` in turn, for ``seconds``; the seconds of each, and how
+    many failed (no answer within :data:`TAP_TIMEOUT_S`, or not 200: each counted at the time it
+    took, so a server that stalls shows in the p95 instead of stopping the bench)."""
+    client = ProxyClient(port, TABLE_ADDRESS)
+    client.timeout = TAP_TIMEOUT_S
+    client.conn.close()
+    client.conn = client.connect()
+    times, failed, n = [], 0, 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        m = matches[n % len(matches)]
+        delta = 1 if (n // len(matches)) % 2 == 0 else -1
+        t0 = time.perf_counter()
+        try:
+            secs, _ = client.htmx_act(m, {"type": "adjust", "side": 0, "delta": delta})
+        except (HttpError, OSError, http.client.HTTPException):
+            secs, failed = time.perf_counter() - t0, failed + 1
+            client.conn.close()
+            client.conn = client.connect()
+            m.version = json.loads(client.request("GET", f"/api/matches/{m.id}")[1])["version"]
+        times.append(secs)
+        n += 1
+        time.sleep(max(0.0, TAP_EVERY_S - secs))
+    client.close()
+    return times, failed
+
+
+#: A tap's wait for its answer before it counts as failed (the board gives up after 8 s).
+TAP_TIMEOUT_S = 8.0
+
+
+def table_figures(measured: tuple[list[float], int]) -> dict[str, Any]:
+    times, failed = measured
     ms = sorted(t * 1000 for t in times)
-    return {"taps": len(ms), "p50_ms": round(statistics.median(ms), 1),
+    return {"taps": len(ms), "failed": failed, "p50_ms": round(statistics.median(ms), 1),
             "p95_ms": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 1)}
 
 
-def through_nginx(say, seconds: float) -> dict[str, Any]:
-    """Part 2 of the module docstring: creation, then the table quiet and during the flood."""
+def create_through(port: int, body: bytes) -> tuple[int, bytes, float]:
+    """``POST /api/tournaments`` through nginx from 127.0.0.70, waiting up to 2 minutes (the code
+    before issue 31 took 9 to 27 s): ``(status, body, seconds)``."""
+    conn = http.client.HTTPSConnection("127.0.0.1", port, context=_context(), source_address=("127.0.0.70", 0),
+                                       timeout=120)
+    try:
+        t0 = time.perf_counter()
+        conn.request("POST", "/api/tournaments", body=body, headers={"Host": HOST, "Content-Type": "application/json"})
+        r = conn.getresponse()
+        return r.status, r.read(), time.perf_counter() - t0
+    finally:
+        conn.close()
+
+
+def through_nginx(say, seconds: float, code: str | None = None) -> dict[str, Any]:
+    """Part 2 of the module docstring: creation, then the table quiet and during the flood
+    (``code``: another checkout's server, as ``bench/server.py``'s)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     import nginx_proxy
 
@@ -164,7 +258,7 @@ def through_nginx(say, seconds: float) -> dict[str, Any]:
     db.pin_cluster(cluster, every)
     srv = proxy = None
     try:
-        srv = server.start(every, db=cluster.create_database(), args=(
+        srv = server.start(every, db=cluster.create_database(), code=code, timeout=60.0, args=(
             "--server", "granian", "--workers", "2", "--threads", "2", "--public-url", f"https://{HOST}",
             "--proxy", "127.0.0.1"))
         proxy = nginx_proxy.Proxy(srv.port)
@@ -172,20 +266,20 @@ def through_nginx(say, seconds: float) -> dict[str, Any]:
         setup = ProxyClient(port, "127.0.0.70")
         matches = [setup.create_match(SHORT_MATCH) for _ in range(10)]
         body = json.dumps({"name": "Liga", "variant": SHORT_MATCH, "teams": TEAMS, "format": "round_robin"}).encode()
-        status, raw, create_s = setup.request("POST", "/api/tournaments", body, {"Content-Type": "application/json"})
+        setup.close()
+        status, raw, create_s = create_through(port, body)
         assert status == 201, raw[:300]
         t = json.loads(raw)
-        setup.close()
         paths = [routes(t)["statistics (JSON)"], routes(t)["summary picture"]]
         say("through nginx: quiet")
-        quiet = table_figures(_table(port, True, matches, seconds))
+        quiet = table_figures(taps(port, matches, seconds))
         say("through nginx: heavy-read flood")
         counts: multiprocessing.Queue = multiprocessing.Queue()
         procs = [multiprocessing.Process(target=_reader, args=(port, paths, seconds + 1.0, counts))
                  for _ in range(FLOODERS)]
         for p in procs:
             p.start()
-        flood = table_figures(_table(port, True, matches, seconds))
+        flood = table_figures(taps(port, matches, seconds))
         statuses: dict[str, int] = {}
         for p in procs:
             for code, n in counts.get(timeout=seconds + 60).items():
@@ -207,12 +301,19 @@ def through_nginx(say, seconds: float) -> dict[str, Any]:
         cluster.destroy()
 
 
-def main(quick: bool, say) -> int:
+def main(quick: bool, say, reference: str | None = None) -> int:
+    """Both parts on this checkout; with ``reference`` (a checkout of another commit, ``git
+    archive COMMIT | tar -x -C PATH``), both on its code too, in the same run."""
     from bench import report
 
     os.sched_setaffinity(0, server.cores()[1])
+    seconds = 5.0 if quick else 15.0
     figures: dict[str, Any] = {"in_process": in_process(say)}
-    figures["through_nginx"] = through_nginx(say, 5.0 if quick else 15.0)
+    if reference:
+        figures["reference"] = {"code": reference, "in_process": in_process_of(reference, say)}
+    figures["through_nginx"] = through_nginx(say, seconds)
+    if reference:
+        figures["reference"]["through_nginx"] = through_nginx(say, seconds, code=reference)
     figures.update(machine=report.machine(), started=time.strftime("%Y-%m-%d %H:%M:%S"),
                    load_average=os.getloadavg())
     RESULTS.write_text(json.dumps(figures, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -220,11 +321,24 @@ def main(quick: bool, say) -> int:
         print(f"\n{backend}, in process: 64-team round robin created in {f['create_ms']:.0f} ms")
         for name, r in f["reads"].items():
             after = f", after a result {r['after_a_result_ms']:.1f} ms" if "after_a_result_ms" in r else ""
-            print(f"  {name:20} cold {r['cold_ms']:7.1f} ms  warm {r['warm_ms']:5.1f} ms{after}  ({r['bytes']:.0f} bytes)")
+            print(f"  {name:20} cold {r['cold_ms']:7.1f} ms (CPU {r['cold_cpu_ms']:6.1f})  warm {r['warm_ms']:5.1f} ms "
+                  f"(CPU {r['warm_cpu_ms']:4.1f}){after}  ({r['bytes']:.0f} bytes)")
     n = figures["through_nginx"]
     print(f"\nthrough nginx: created in {n['create_through_nginx_s']} s; another table's tap p50/p95 quiet "
           f"{n['quiet']['p50_ms']}/{n['quiet']['p95_ms']} ms, during the heavy-read flood {n['heavy-read flood']['p50_ms']}/"
           f"{n['heavy-read flood']['p95_ms']} ms = {n['p95_ratio']}x (target 3x; flood "
           f"{n['heavy-read flood']['reads']} reads {n['heavy-read flood']['read_statuses']})")
+    if reference:
+        r = figures["reference"]
+        for backend, f in r["in_process"].items():
+            print(f"\nreference ({reference}), {backend}, in process: created in {f['create_ms']:.0f} ms; " + ", ".join(
+                f"{name} cold {v['cold_ms']:.0f} ms ({v['bytes']:.0f} bytes)" for name, v in f["reads"].items()))
+        n = r["through_nginx"]
+        print(f"reference through nginx: created in {n['create_through_nginx_s']} s; tap p95 quiet {n['quiet']['p95_ms']} ms, "
+              f"during the flood {n['heavy-read flood']['p95_ms']} ms = {n['p95_ratio']}x")
     print(f"Written {RESULTS}.")
     return 0
+
+
+if __name__ == "__main__":  # the in-process part alone, its JSON on the last line (in_process_of)
+    print(json.dumps(in_process(lambda text: print(text, file=sys.stderr))))

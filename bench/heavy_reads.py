@@ -131,9 +131,14 @@ def in_process_of(code: str, say) -> dict[str, Any]:
     import subprocess
 
     say(f"in process, the code of {code}")
-    env = dict(os.environ, HEAVY_ROUNDS="1", PYTHONPATH=os.pathsep.join(filter(None, [str(code), str(Path(__file__).resolve().parents[1]),
-                                                                   os.environ.get("PYTHONPATH")])))
-    done = subprocess.run([sys.executable, "-m", "bench.heavy_reads"], env=env, cwd=code, capture_output=True,
+    # Its scorer package (and the pages and static files beside it) first on the path, this
+    # checkout's bench after it: a folder of links, as both checkouts have both folders.
+    links = Path(tempfile.mkdtemp(prefix="truco-heavy-ref-"))
+    for name in ("scorer", "templates", "static"):
+        (links / name).symlink_to(Path(code).resolve() / name)
+    env = dict(os.environ, HEAVY_ROUNDS="1", PYTHONPATH=os.pathsep.join(filter(None, [
+        str(links), str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, "-m", "bench.heavy_reads"], env=env, cwd=links, capture_output=True,
                           text=True, timeout=1800)
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-2000:])

@@ -9,6 +9,9 @@ Shapes (the JSON API's): a match or a series ``{"sides": [{...}, {...}]}`` (plus
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 from typing import Any
 
 from scorer.app import store
@@ -17,6 +20,8 @@ from scorer.app.match_service import MatchService
 from scorer.app.stats_memo import Sides
 from scorer.core.match import Match
 from scorer.core.stats import SideStats, flat, flat_keys, match_stats, total, unplayed
+
+log = logging.getLogger(__name__)
 
 
 def match_sides(service: MatchService, db: store.Database, row: store.MatchRow) -> list[SideStats]:
@@ -64,6 +69,11 @@ def versions_sides(service: MatchService, db: store.Database, games: list[tuple[
         else:
             missing[match_id] = version
     if missing:
+        for match_id, text in store.kept_sides(db, missing).items():  # counted before, by any process
+            sides = sides_from_text(text)
+            if sides is not None:
+                out[match_id] = memo.put(match_id, missing.pop(match_id), sides)
+    if missing:
         rows = rows or {}
         known = {match_id: rows[match_id] for match_id in missing if match_id in rows}
         known.update({row.id: row for row in store.get_matches(db, [m for m in missing if m not in known])})
@@ -72,7 +82,39 @@ def versions_sides(service: MatchService, db: store.Database, games: list[tuple[
             row = known[match_id]
             m = Match.replay(row.variant, row.options, row.mano, actions[match_id])
             out[match_id] = memo.put(match_id, version, match_stats(m))
+        keep(db, [(match_id, version, sides_text(out[match_id])) for match_id, version in missing.items()])
     return out
+
+
+#: What the kept text of a game's numbers says it holds: the statistics' keys (a version of
+#: this program that counts other numbers does not read it, and counts again).
+SIDES_FORMAT = hashlib.blake2s(",".join(flat_keys()).encode(), digest_size=6).hexdigest()
+
+
+def sides_text(sides: Sides) -> str:
+    """A game's numbers as the text kept in the database (:func:`sides_from_text` reads it)."""
+    return json.dumps({"format": SIDES_FORMAT, "sides": [side.as_dict() for side in sides]}, separators=(",", ":"))
+
+
+def sides_from_text(text: str) -> Sides | None:
+    """A game's numbers from :func:`sides_text`'s text; None for another format or a bad text."""
+    try:
+        data = json.loads(text)
+        if data.get("format") != SIDES_FORMAT:
+            return None
+        first, second = (SideStats.from_dict(side) for side in data["sides"])
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+    return first, second
+
+
+def keep(db: store.Database, rows: list[tuple[str, int, str]]) -> None:
+    """Keep games' numbers in the database for the next process or start; a read never fails
+    for it (a busy or vanished database, a game deleted meanwhile: counted again next time)."""
+    try:
+        store.keep_sides(db, rows)
+    except store.DBAPIError:
+        log.warning("the statistics of %d games were not kept", len(rows), exc_info=True)
 
 
 def match_json(sides: list[SideStats]) -> dict[str, Any]:

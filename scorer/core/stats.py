@@ -109,6 +109,17 @@ class SideStats:
             return None
         return round(self.envido_points_sum / self.envido_points_declared, 1)
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SideStats:
+        """A side's statistics from :meth:`as_dict`'s form (its ``envido_points_average``, and any
+        key that is not a field, left out).
+
+        >>> SideStats.from_dict(SideStats(hands_won=3).as_dict()) == SideStats(hands_won=3)
+        True
+        """
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: (dict(v) if k == "tentos_by_source" else v) for k, v in data.items() if k in names})
+
     def as_dict(self) -> dict[str, Any]:
         """The JSON form: every field, plus ``envido_points_average``."""
         out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}

@@ -130,3 +130,19 @@ def test_the_old_database_copies_to_postgresql_and_replays(old_db, pg_url, conne
     assert row == store.get_match(source, "old-argentino") and row.score == (18, 16)
     m = Match.replay(row.variant, row.options, row.mano, store.get_actions(target, row.id))
     assert tuple(m.state()["score"]) == row.score
+
+
+def test_migration_9_keeps_each_games_numbers_by_version(db_url, connect):
+    """issue 31: a game's statistics kept with the version they were counted at; a later version
+    wins over an earlier one whichever is written last; gone with the match when it is pruned."""
+    db = connect(db_url)
+    store.migrate(db)
+    row = store.create_match(db, variant="truco-15", options={}, names=["A", "B"], mano=0)
+    store.keep_sides(db, [(row.id, 3, "three")])
+    assert store.kept_sides(db, {row.id: 3}) == {row.id: "three"}
+    assert store.kept_sides(db, {row.id: 4}) == {}  # counted at another version: not these numbers
+    store.keep_sides(db, [(row.id, 5, "five")])
+    store.keep_sides(db, [(row.id, 4, "four")])  # a slower process's older count
+    assert store.kept_sides(db, {row.id: 5}) == {row.id: "five"}
+    assert store.prune(db, 0, now=row.updated + 10) == [row.id]
+    assert db.execute("SELECT COUNT(*) FROM match_stats").scalar_one() == 0

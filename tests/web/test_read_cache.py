@@ -270,3 +270,20 @@ def test_the_cache_keeps_its_bytes():
     assert cache.bytes <= 3_000 and cache.get(9) is not None and cache.get(0) is None
     cache.compressed_put("br;read:9", b"y" * 800)
     assert cache.bytes <= 3_000 and cache.compressed_get("br;read:9") == b"y" * 800
+
+
+def test_a_new_process_reads_the_games_numbers_kept_in_the_database(app_on, monkeypatch):
+    """After a restart (a new app on the same database) or in another worker, a tournament's
+    statistics read each played game's numbers as last counted instead of replaying it."""
+    client = app_on.test_client()
+    t = small(client)
+    match_id, key = edit_link(first_match(client, t))
+    play(client, match_id, key, [{"type": "call", "side": 0, "call": "truco"}, {"type": "no_quiero", "side": 1}])
+    before = client.get(f"/api/tournaments/{t['id']}/stats").get_json()
+    restarted = create_app({"TESTING": True, "DATABASE": app_on.config["DATABASE"], "INSTANCE_SECRET": "s" * 40})
+
+    def no_replay(*_args, **_kw):
+        raise AssertionError("a game was replayed")
+
+    monkeypatch.setattr(stats_service.Match, "replay", no_replay)
+    assert restarted.test_client().get(f"/api/tournaments/{t['id']}/stats").get_json() == before

@@ -49,6 +49,7 @@ from scorer.app.store.keys import EDIT_KEY_BYTES, KEY_HASH_PREFIX, MATCH_ID_BYTE
 from scorer.app.store.matches import (
     MatchRow, PollStamp, create_match, create_matches, get_match, get_matches, import_match, poll_stamp, rename_match,
 )
+from scorer.app.store.match_stats import keep_sides, kept_sides
 from scorer.app.store.migrations import MIGRATIONS, init_db, migrate, run_script, schema_version
 from scorer.app.store.series import create_rematch, series_games, series_tally
 from scorer.app.store.upkeep import (
@@ -63,7 +64,7 @@ __all__ = [
     "PollStamp", "poll_stamp",
     "OperationalError", "PrunedTournament", "Row", "Rows", "RuleError", "STATEMENT_LISTENERS", "UNAVAILABLE", "append_action", "connect",
     "copy_match", "copy_tournament", "create_match", "create_matches", "create_rematch", "database_url", "describe", "dispose_all", "engine", "get_action",
-    "actions_of", "get_actions", "get_match", "get_matches", "hash_key", "import_match", "init_db", "match_ids", "migrate",
+    "actions_of", "get_actions", "get_match", "get_matches", "hash_key", "import_match", "init_db", "keep_sides", "kept_sides", "match_ids", "migrate",
     "new_edit_key", "new_id", "prune", "prune_tournaments", "rename_match", "run_script", "schema_version", "series_games", "series_tally",
     "sqlite_path", "tap_seq", "tournament_ids", "unlinked_matches", "write",
 ]

@@ -228,11 +228,12 @@ def _match_or_404(match_id: str) -> store.MatchRow:
 
 
 def cached_read(version: Callable[..., Hashable], *, vary: Callable[..., Hashable] | None = None,
-                public: bool = True) -> Callable[[Callable[..., ResponseReturnValue]], Callable[..., Response]]:
+                public: bool | Callable[..., bool] = True
+                ) -> Callable[[Callable[..., ResponseReturnValue]], Callable[..., Response]]:
     """Route decorator: the view's 200 answer kept per ``version(**path values)`` (see the
     module docstring). ``vary(**path values)``: what else of the request the answer shows (a
-    query value, whether a header's key fits); ``public``: ``Cache-Control: no-cache`` (else
-    the default ``no-store``: a page with a key in it).
+    query value, whether a header's key fits); ``public`` (or ``public(**path values)``):
+    ``Cache-Control: no-cache`` (else the default ``no-store``: an answer with a key in it).
 
     :raise 404: from ``version``, as the view would.
     """
@@ -252,7 +253,7 @@ def cached_read(version: Callable[..., Hashable], *, vary: Callable[..., Hashabl
                     return _busy()
                 if response is not None:
                     return response
-            return _answer(kept, public)
+            return _answer(kept, public(**values) if callable(public) else public)
 
         return read
 

@@ -58,7 +58,8 @@ def organizer_header_fits(tid: str, **_values) -> bool:
 
 
 @bp.get("/tournaments/<tid>")
-@cached_read(tournament_version, vary=organizer_header_fits)
+@cached_read(tournament_version, vary=organizer_header_fits,
+             public=lambda **values: not organizer_header_fits(**values))  # the tables' edit links: no-store
 def state(tid: str):
     """The tournament now (issue 11's shape); ``edit_url`` only for the organizer.
 

@@ -118,6 +118,14 @@ def test_every_match_read_has_an_etag_and_answers_304_until_the_match_changes(cl
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
 
 
+def test_the_organizers_state_is_never_stored_by_a_browser(client, confirming):
+    t, _, _ = confirming
+    mine = client.get(f"/api/tournaments/{t['id']}", headers={"X-Organizer-Key": t["organizer_key"]})
+    assert mine.headers["Cache-Control"] == "no-store" and "edit_url" in mine.get_data(as_text=True)
+    public = client.get(f"/api/tournaments/{t['id']}")
+    assert public.headers["Cache-Control"] == "no-cache" and "edit_url" not in public.get_data(as_text=True)
+
+
 def test_an_etag_holds_through_brotli(client, confirming):
     t, _, _ = confirming
     br = {"Accept-Encoding": "br"}

@@ -18,7 +18,9 @@ bench/tournament.py; printed only), ``--only phones`` (what an unchanged poll co
 action p95 during a flood, bench/hosting.py); these two write their part of
 ``bench/results_hosting.json``; ``--only stats`` (the statistics of a 31-match night,
 bench/stats.py; printed only); ``--only taps`` (two throttled phones: phone-to-phone delay and
-taps per silent loss, bench/taps.py, ``bench/results_taps.json``).
+taps per silent loss, bench/taps.py, ``bench/results_taps.json``); ``--only heavy`` (a 64-team round
+robin's creation and heavy reads cold and warm, and another table's tap p95 during a heavy-read
+flood through nginx beside its quiet p95, bench/heavy_reads.py, ``bench/results_heavy.json``).
 """
 
 from __future__ import annotations
@@ -290,11 +292,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
     ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting", "stats", "offline", "taps",
-                                       "push"],
+                                       "push", "heavy"],
                     help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
                          "bench/results_db.json; tournament: a 64-team knockout); results.json is not written")
     ap.add_argument("--reference", metavar="PATH",
-                    help="with --only hosting: also run the laptop's and the hosted server's code from this "
+                    help="with --only hosting or heavy: also run the laptop's and the hosted server's code from this "
                          "checkout of another commit (git worktree add --detach PATH COMMIT), alternately with "
                          "this one's, so the two compare on the same machine in the same minutes")
     args = ap.parse_args(argv)
@@ -326,6 +328,11 @@ def main(argv: list[str] | None = None) -> int:
         from bench import stats
 
         return stats.main()
+    if args.only == "heavy":  # issue 31, item 1: bench/heavy_reads.py
+        from bench import heavy_reads
+
+        clock = Clock(3600.0)
+        return heavy_reads.main(args.quick, lambda text: say(clock, text), reference=args.reference)
     if args.only == "tournament":  # issue 11: bench/tournament.py
         from bench import tournament
 

@@ -31,6 +31,7 @@ from dataclasses import replace
 from typing import Any
 
 from scorer.app import store
+from scorer.app.stats_memo import StatsMemo
 from scorer.core import series
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
@@ -86,6 +87,8 @@ class MatchService:
         #: with the match row locked; a RuleError it raises refuses it, nothing stored (a
         #: tournament whose slot has taken its result, issue 19).
         self.guards: list[Callable[[store.Database, store.MatchRow, str], None]] = []
+        #: The matches' statistics by version (:mod:`scorer.app.stats_service`: issue 31).
+        self.stats_memo = StatsMemo()
 
     def lock(self, match_id: str) -> threading.RLock:
         """The lock of one match (shared by the matches whose ids hash alike)."""

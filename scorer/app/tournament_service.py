@@ -15,6 +15,8 @@ still the ones it was read from, so the two never disagree.
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import secrets
 import sqlite3
@@ -129,7 +131,7 @@ def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
     row = tstore.get_tournament(db, tid)
     if row is None:
         return None
-    t = core.build(row.teams, settings_of(row), row.seeds)
+    t = layout(row.teams, json.dumps(row.settings, sort_keys=True), row.seeds)
     # The live games before the slots: a table's match linked between the two reads then shows
     # as a slot with its match id and no game yet (being created), never as a game whose slot
     # has no match (an API answer with an edit link but no id).
@@ -143,6 +145,14 @@ def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
             if (res := series_result(db, s.series_id, t.slot(k).best_of)) is not None:
                 ended[k] = res
     return Loaded(row, t, slots, results, view, live, ended)
+
+
+@functools.lru_cache(maxsize=64)
+def layout(teams: tuple[str, ...], settings: str, seeds: tuple[int, ...]) -> core.Tournament:
+    """The tournament's layout (:func:`scorer.core.tournament.build`) from its stored teams,
+    settings (JSON text) and seeds: the same value for the same three, so built once per process
+    for each (a 64-team round robin's 2,016 slots; issue 31). The core's values are frozen."""
+    return core.build(teams, core.settings_from_json(json.loads(settings), len(teams)), seeds)
 
 
 def series_stamp(games: list) -> str:
@@ -210,7 +220,7 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table", *, keys: Tourn
                  if sv.status == "ready" and sid in loaded.slots and loaded.slots[sid].match_id is None]
         if ready and loaded.row.epoch and _bring_back(db, loaded):  # epoch 0: never reopened, nothing dropped
             continue  # a match a reopening undid plays its slot again, as it was: look again
-        claims = [_start(db, loaded, sv, keys) for sv in ready]
+        claims = _start(db, loaded, ready, keys) if ready else []
         if claims and tstore.claim_slots(db, tid, claims, loaded.row.epoch):
             continue  # linked some (look again), or reopened meanwhile (-1: look again)
         return loaded
@@ -254,21 +264,25 @@ def table_for(t: core.Tournament, slot: core.Slot) -> int | None:
     return None
 
 
-def _start(db: sqlite3.Connection, loaded: Loaded, sv: core.SlotView, keys: TournamentKeys
-           ) -> tuple[str, str, int | None]:
-    """Create the ordinary match of a slot whose teams are known (its edit key derived by
-    ``keys``, so the organizer's pages can show the table's link again); the claim to link it."""
+def _start(db: sqlite3.Connection, loaded: Loaded, ready: list[core.SlotView], keys: TournamentKeys
+           ) -> list[tuple[str, str, int | None]]:
+    """Create the ordinary matches of the ``ready`` slots (teams known), all in one
+    transaction (a 64-team round robin's 2,016 at its creation: issue 31, docs/performance.md),
+    each edit key derived by ``keys`` (so the organizer's pages can show the table's link
+    again); the claims to link them, ``(slot id, match id, table)`` each."""
     row = loaded.row
-    a, b = sv.teams  # both known: status "ready"
-    players = None
-    pa = row.players[a] if a < len(row.players) else ()
-    pb = row.players[b] if b < len(row.players) else ()
-    if len(pa) == len(pb) and len(pa) in (2, 3):
-        players = [list(pa), list(pb)]
-    match = store.create_match(db, variant=row.variant, options=row.options, names=[row.teams[a], row.teams[b]],
-                               mano=0, best_of=sv.slot.best_of, players=players,
-                               edit_key=keys.table(row.id, sv.slot.id))
-    return (sv.slot.id, match.id, table_for(loaded.t, sv.slot))
+    specs = []
+    for sv in ready:
+        a, b = sv.teams  # both known: status "ready"
+        players = None
+        pa = row.players[a] if a < len(row.players) else ()
+        pb = row.players[b] if b < len(row.players) else ()
+        if len(pa) == len(pb) and len(pa) in (2, 3):
+            players = [list(pa), list(pb)]
+        specs.append({"variant": row.variant, "options": row.options, "names": [row.teams[a], row.teams[b]], "mano": 0,
+                      "best_of": sv.slot.best_of, "players": players, "edit_key": keys.table(row.id, sv.slot.id)})
+    ids = store.create_matches(db, specs)
+    return [(sv.slot.id, match_id, table_for(loaded.t, sv.slot)) for sv, match_id in zip(ready, ids)]
 
 
 def on_action(db: sqlite3.Connection, match: store.MatchRow, *, keys: TournamentKeys) -> None:
@@ -336,14 +350,15 @@ def export(db: sqlite3.Connection, loaded: Loaded) -> dict[str, Any]:
     games (``{"id", "names", "score", "winner", "actions"}``), standings, champion and the
     audit log. Never a key."""
     row = loaded.row
+    by_slot: dict[str, list[store.MatchRow]] = {}
+    for slot_id, game in tstore.tournament_games(db, row.id):  # every game in a few statements (issue 31)
+        by_slot.setdefault(slot_id, []).append(game)
+    actions = store.actions_of(db, {game.id: game.version for games in by_slot.values() for game in games})
     slots = []
     for slot in loaded.t.slots:
         srow = loaded.slots.get(slot.id)
-        games = []
-        if srow and srow.series_id:
-            for game in store.get_matches(db, tstore.series_match_ids(db, srow.series_id)):
-                games.append({"id": game.id, "names": list(game.names), "score": list(game.score),
-                              "winner": game.winner, "actions": store.get_actions(db, game.id)})
+        games = [{"id": game.id, "names": list(game.names), "score": list(game.score), "winner": game.winner,
+                  "actions": actions[game.id]} for game in by_slot.get(slot.id, [])]
         sv = loaded.view.slots[slot.id]
         slots.append({"slot": slot.id, "stage": slot.stage, "round": slot.round, "teams": list(sv.teams),
                       "table": srow.table_number if srow else None,

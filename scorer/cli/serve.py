@@ -188,7 +188,7 @@ def serve_command(
     config.update(secret_setting(database, secret_file))
     config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
     config["POLL_SHORTCUT"] = server_name != "waitress" if poll_shortcut is None else poll_shortcut
-    config["OFFLINE_ENGINE"] = not no_offline_engine
+    config.update(OFFLINE_ENGINE=not no_offline_engine, THREADS=threads)  # THREADS: scorer/web/read_cache.py
     config.update(push_setting(push_publish, push_ping_seconds))
     init_database(database, _)
     check_port(host, port, _)

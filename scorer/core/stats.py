@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from scorer.core.match.log import LogEntry, LogFact, LogKind
@@ -107,6 +108,17 @@ class SideStats:
         if not self.envido_points_declared:
             return None
         return round(self.envido_points_sum / self.envido_points_declared, 1)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SideStats:
+        """A side's statistics from :meth:`as_dict`'s form (its ``envido_points_average``, and any
+        key that is not a field, left out).
+
+        >>> SideStats.from_dict(SideStats(hands_won=3).as_dict()) == SideStats(hands_won=3)
+        True
+        """
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: (dict(v) if k == "tentos_by_source" else v) for k, v in data.items() if k in names})
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form: every field, plus ``envido_points_average``."""
@@ -280,17 +292,39 @@ def log_stats(log: Sequence[LogEntry], variant: Variant, target: int, winner: in
     return fold.finish((score[0], score[1]), winner)
 
 
+def unplayed() -> tuple[SideStats, SideStats]:
+    """Both sides' statistics of a match with no action yet: what :func:`log_stats` gives for
+    an empty log (each side has one match played, nothing else), without building the match.
+
+    >>> unplayed() == match_stats(Match(sorted(VARIANTS)[0]))
+    True
+    """
+    return SideStats(matches_played=1), SideStats(matches_played=1)
+
+
 def match_stats(match: Match) -> tuple[SideStats, SideStats]:
     """Both sides' statistics of a :class:`~scorer.core.match.Match` (:func:`log_stats`)."""
     return log_stats(match.log, match.variant, match.target, match.winner)
 
 
 def total(stats: Sequence[SideStats]) -> SideStats:
-    """The sum of several matches' statistics for one side (an empty one for none)."""
-    out = SideStats()
+    """The sum of several matches' statistics for one side (an empty one for none): as
+    ``+`` over them, in one pass (a 64-team round robin adds 4,032 games' sides)."""
+    rows = [_counts(one) for one in stats]
+    columns = list(zip(*rows)) if rows else [(0,)] * (len(_COUNTS) + len(SideStats._LARGEST))
+    sums = dict(zip(_COUNTS, map(sum, columns[:len(_COUNTS)])))
+    largest = dict(zip(SideStats._LARGEST, map(max, columns[len(_COUNTS):])))
+    sources = _sources()
     for one in stats:
-        out = out + one
-    return out
+        for key, tentos in one.tentos_by_source.items():
+            sources[key] += tentos
+    return SideStats(**sums, **largest, tentos_by_source=sources)
+
+
+#: The fields :func:`total` adds up (all but the largest-of ones and the sources).
+_COUNTS = tuple(f.name for f in fields(SideStats) if f.name not in SideStats._LARGEST and f.name != "tentos_by_source")
+#: A side's counts, then its largest-of values, as one tuple (read in C: :func:`total`).
+_counts = attrgetter(*_COUNTS, *SideStats._LARGEST)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from werkzeug.routing import PathConverter, UnicodeConverter, ValidationError
 
 from scorer.app.match_service import MatchService
 from scorer.app.tournament_keys import TournamentKeys, instance_secret
-from scorer.web import board_cache, db, i18n, ops, push, security
+from scorer.web import board_cache, db, i18n, ops, push, read_cache, security
 from scorer.web.assets import (
     HTMX_FILE, PACKAGE_DIR, asset_dir, htmx_config, init_compression, init_static_versions,
 )
@@ -105,7 +105,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     more is a 413), ``MAX_ACTIONS`` (actions one match can hold; a real one has a few
     hundred), ``GHOST_TAP_SECONDS`` (a tap on a board shown less than this long ago is taken
     for the second half of a double tap and not recorded; 0 turns the guard off), ``OFFLINE_ENGINE``
-    (phones fetch the rules engine to play on with no connection, :mod:`scorer.web.offline`), and
+    (phones fetch the rules engine to play on with no connection, :mod:`scorer.web.offline`), ``THREADS``,
+    ``HEAVY_READS`` and ``READ_CACHE_BYTES`` (heavy reads kept per version, :mod:`scorer.web.read_cache`), and
     the protections of :mod:`scorer.web.security` (``RATE_LIMITS``,
     ``RATELIMIT_STORAGE_URI``, ``RATELIMIT_ENABLED``, ``PROXY_ADDRESSES``, ``PROXY_HOPS``,
     ``TRUSTED_HOSTS``). The instance secret the tournaments' team and table keys come from
@@ -139,6 +140,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     register_views(app)
     board_cache.init_app(app)
+    read_cache.init_app(app)
     ops.init_app(app)
     security.init_app(app)
     security.init_security_headers(app)

@@ -15,7 +15,7 @@ from pathlib import Path
 from collections.abc import Iterable
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, g, request
 from markupsafe import Markup
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -66,7 +66,9 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 
 
 class StaticCompressedCache:
-    """flask-compress's cache (``COMPRESS_CACHE_BACKEND``), kept for static files only.
+    """flask-compress's cache (``COMPRESS_CACHE_BACKEND``), kept for static files and the
+    heavy reads kept by version (their compressed bodies live in the app's
+    :class:`scorer.web.read_cache.ReadCache`, within its bytes).
 
     A static file under its current versioned URL is compressed once, at Brotli's
     maximum quality when Brotli is the encoding (too slow for pages, which are
@@ -80,6 +82,8 @@ class StaticCompressedCache:
         algorithm, _, url = key.partition(";")
         if not url:
             return None
+        if url.startswith(READ_KEY):  # a kept heavy read's body (scorer/web/read_cache.py)
+            return current_app.extensions["truco_read_cache"].compressed_get(key)
         hit = self.data.get(key)
         if hit is None and algorithm == "br":
             import brotli
@@ -96,7 +100,10 @@ class StaticCompressedCache:
         return hit
 
     def set(self, key: str, value: bytes) -> None:
-        if key.partition(";")[2]:
+        url = key.partition(";")[2]
+        if url.startswith(READ_KEY):
+            current_app.extensions["truco_read_cache"].compressed_put(key, value)
+        elif url:
             self.data[key] = value
 
 
@@ -113,10 +120,18 @@ def immutable_name(filename: str) -> bool:
     return filename.startswith(PYODIDE_DIR + "/")
 
 
+#: The start of a kept heavy read's key in flask-compress's cache (:func:`static_cache_key`).
+READ_KEY = "read:"
+
+
 def static_cache_key(req) -> str:
     """The cache key of a static file asked for with its current ``?v=`` hash, or of a
-    file whose name holds its version (:func:`immutable_name`); ``""`` (not cached) for
-    anything else."""
+    file whose name holds its version (:func:`immutable_name`); of a heavy read kept by its
+    version, ``read:<its ETag>`` (:mod:`scorer.web.read_cache`: compressed once per version);
+    ``""`` (not cached) for anything else."""
+    etag = g.get("truco_read_etag")
+    if etag:
+        return READ_KEY + etag
     if req.endpoint != "static":
         return ""
     versions = current_app.extensions.get("truco_static_versions", {})

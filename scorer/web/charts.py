@@ -150,21 +150,31 @@ def place_marks(svg: str) -> str:
 
 
 def numbers_svg(names: Sequence[str], stats: Sequence[SideStats], title: str) -> str:
-    """The headline numbers (:data:`HEADLINES`), one bar per side or team. Returns the SVG."""
+    """The headline numbers (:data:`HEADLINES`), one bar per side or team and number: grouped by
+    number, a colour per side or team; past :data:`COLOURS`' teams (a big tournament, whose
+    colours would repeat), grouped by team, a colour per number (and pygal prepares 7 series
+    instead of one per team: a 64-team round robin's picture in a third of the time, issue 31).
+    Returns the SVG."""
     rows = HEADLINES[::-1]  # a horizontal bar chart draws its first label at the bottom
     # Two sides share the legend's line under the plot; a tournament's teams take a line each, from
     # the picture's left edge (:data:`LEGENDS`), so a long name is never drawn over its neighbour or
     # past the edge (it was, two a line under the plot only). A few whole tentos on the axis (pygal
     # cut "10" to "…" between ticks).
     many = len(names) > 2
+    legend_lines = len(names) if len(names) <= len(COLOURS) else len(HEADLINES)  # a team, or a number, a line
     chart = pygal.HorizontalBar(js=[], style=STYLE, width=800, height=160 + len(rows) * (26 * len(names) + 34)
-                                + (40 * len(names) if many else 0),
+                                + (40 * legend_lines if many else 0),
                                 title=title, print_values=True, legend_at_bottom=True, truncate_legend=-1,
                                 legend_at_bottom_columns=1 if many else 2, margin_right=30,
                                 max_scale=6, truncate_label=-1)
-    chart.x_labels = [str(label) for _, label in rows]
-    for name, side in zip(names, stats):
-        data = side.as_dict()
-        chart.add(name, [data[key] for key, _ in rows])
+    data = [side.as_dict() for side in stats]
+    if len(names) <= len(COLOURS):
+        chart.x_labels = [str(label) for _, label in rows]
+        for name, values in zip(names, data):
+            chart.add(name, [values[key] for key, _ in rows])
+    else:
+        chart.x_labels = list(names)[::-1]
+        for key, label in HEADLINES:
+            chart.add(str(label), [values[key] for values in data[::-1]])
     svg = chart.render(is_unicode=True)
     return LEGENDS.sub(r"\g<1>20,", svg, count=1) if many else svg

@@ -30,11 +30,13 @@ from scorer.web.common import (
 )
 from scorer.app.match_service import EXPORT_FORMAT as FORMAT
 from scorer.web.db import get_db
+from scorer.web.read_cache import cached_read, match_version
 
 bp = Blueprint("records", __name__, url_prefix="/api")
 
 
 @bp.get("/matches/<match_id>/export")
+@cached_read(match_version)
 @match_view
 def export(row: store.MatchRow):
     """The match as a JSON file to keep or to import elsewhere.
@@ -79,6 +81,7 @@ def compact_json(value) -> str:
 
 
 @bp.get("/matches/<match_id>/log.csv")
+@cached_read(match_version)
 @match_view
 def log_csv(row: store.MatchRow):
     """The match log as CSV: one row per action that counts (number, hand, what was said,

@@ -5,7 +5,8 @@ https-only cookies and HSTS, Host checking and refusing cross-site posts.
   per client address on creating matches (page form and API share one budget), creating
   tournaments, importing, recording (actions, renames, Revanche, tournament corrections and
   confirmations) and the heavy reads (state JSON, exports, CSV, the organizer's and teams'
-  pages, cards, TV); per address on one match or tournament on wrong keys (403s: a guest
+  pages, cards, TV); per match or tournament on the heavy reads that computed their answer
+  (``heavy_read``: a kept one, :mod:`scorer.web.read_cache`, costs nothing); per address on one match or tournament on wrong keys (403s: a guest
   behind a bar's address holds up no other table of the bar); per match or tournament on recording and on
   exports, CSV and cards; per match, counting only the right key, on the keyed export the
   match's own phones read after every change (``match_copy``: never the public export's budget,
@@ -42,6 +43,7 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorer.core.errors import N_
+from scorer.web import read_cache
 from scorer.web.errors import JSON_ENDPOINTS
 from scorer.web.flood_gate import BY_ADDRESS_AND_MATCH, BY_MATCH, FloodGate, counted_as, record_refusal
 
@@ -65,6 +67,7 @@ RATE_LIMITS = {
     "read": "600/minute",
     "match_read": "30/minute",
     "match_copy": "600/minute",
+    "heavy_read": "120/minute",
 }
 #: The endpoints that record something on a match or a tournament with its key.
 WRITES = ("matches.act", "matches.upload_taps", "api.post_action", "api.upload_taps", "records.rename", "matches.revanche", "tournaments.correct",
@@ -78,6 +81,12 @@ TOURNAMENT_PAGES = ("tournaments.organizer", "tournaments.cards", "tournaments.c
 STATS = ("stats.match_stats", "stats.series_stats", "stats.tournament_stats", "stats.stats_csv", "stats.tournament_stats_csv", "stats.stats_page",
          "stats.story_chart", "stats.series_picture", "stats.tournament_picture", "stats.tournament_summary")
 EXPORTS = ("records.export", "records.log_csv", "tournament_api.export", "tournament_api.results_csv", "tournaments.cards")
+#: The reads kept per version of what they show (:mod:`scorer.web.read_cache`): ``heavy_read``
+#: counts, per match or tournament, only the requests that computed one (a new version, language
+#: or host), so however many read a tournament, its pages cost a bounded amount a minute.
+HEAVY = STATS + ("records.export", "records.log_csv", "tournament_api.export", "tournament_api.results_csv",
+                 "tournament_api.state", "tournaments.organizer", "tournaments.cards", "tournaments.tv",
+                 "tournaments.team_page")
 #: The match's export its own phones read with the edit key (8 phones after every change fit in 600 a minute).
 MATCH_COPY = ("matches.keyed_export",)
 #: Which endpoints each limit covers (one budget shared by the endpoints of a kind).
@@ -92,6 +101,7 @@ LIMITED = {
     + tuple(dict.fromkeys(EXPORTS + TOURNAMENT_PAGES + STATS)),
     "match_read": EXPORTS,
     "match_copy": MATCH_COPY,
+    "heavy_read": HEAVY,
 }
 #: ``Strict-Transport-Security`` sent with an https public URL (a year).
 HSTS = "max-age=31536000"
@@ -148,6 +158,12 @@ def _a_stored_change(response) -> bool:
     return response.status_code < 500 and response.status_code not in (403, 404, 429)
 
 
+def _computed(_response) -> bool:
+    """Whether a heavy read counts against its match's or tournament's budget: it computed
+    its answer (:func:`scorer.web.read_cache.computed`), rather than reading a kept one."""
+    return read_cache.computed()
+
+
 def _a_wrong_key(response) -> bool:
     """Whether a request counts as a wrong-key attempt (every 403 of a view is one)."""
     return response.status_code == 403
@@ -160,6 +176,7 @@ COUNTING = {
     "match_read": (match_in_path, None),
     "match_copy": (match_in_path, _a_stored_change),
     "wrong_key": (address_on_match, _a_wrong_key),
+    "heavy_read": (match_in_path, _computed),
 }
 #: The same, as the flood gate reads it: kind -> :data:`BY_MATCH` or :data:`BY_ADDRESS_AND_MATCH`.
 COUNTED_BY = {kind: BY_MATCH if key_func is match_in_path else BY_ADDRESS_AND_MATCH

@@ -14,6 +14,7 @@ from flask_babel import gettext
 
 from scorer.app import stats_service, store
 from scorer.web import charts
+from scorer.web.read_cache import cached_read, match_version, series_version, tournament_version
 from scorer.web.common import csv_download, match_view, service
 from scorer.web.db import get_db
 from scorer.web.stat_words import STAT_ROWS, SOURCE_WORDS
@@ -23,6 +24,7 @@ bp = Blueprint("stats", __name__)
 
 
 @bp.get("/api/matches/<match_id>/stats")
+@cached_read(match_version)
 @match_view
 def match_stats(row: store.MatchRow):
     """Both sides' statistics of the match. :raise 404: unknown match."""
@@ -30,6 +32,7 @@ def match_stats(row: store.MatchRow):
 
 
 @bp.get("/api/matches/<match_id>/series/stats")
+@cached_read(series_version)
 @match_view
 def series_stats(row: store.MatchRow):
     """Both sides' statistics over the match's Revanche series. :raise 404: unknown match."""
@@ -37,6 +40,7 @@ def series_stats(row: store.MatchRow):
 
 
 @bp.get("/api/tournaments/<tid>/stats")
+@cached_read(tournament_version)
 def tournament_stats(tid: str):
     """Each team's statistics over its games in the tournament. :raise 404: unknown tournament."""
     loaded = get_tournament_or_404(tid)
@@ -44,6 +48,7 @@ def tournament_stats(tid: str):
 
 
 @bp.get("/matches/<match_id>/stats.csv")
+@cached_read(match_version)
 @match_view
 def stats_csv(row: store.MatchRow):
     """The match's statistics as CSV: a header of keys, one row per side. :raise 404: unknown match."""
@@ -52,6 +57,7 @@ def stats_csv(row: store.MatchRow):
 
 
 @bp.get("/tournaments/<tid>/stats.csv")
+@cached_read(tournament_version)
 def tournament_stats_csv(tid: str):
     """Each team's statistics over the tournament as CSV (the numbers of
     ``GET /api/tournaments/<id>/stats``): one row per team, in entry order. :raise 404: unknown tournament."""
@@ -62,6 +68,7 @@ def tournament_stats_csv(tid: str):
 
 
 @bp.get("/matches/<match_id>/stats")
+@cached_read(series_version)
 @match_view
 def stats_page(row: store.MatchRow):
     """The page: the match's numbers, and its series' when it has more than one game.
@@ -84,6 +91,7 @@ def svg(document: str):
 
 
 @bp.get("/matches/<match_id>/chart.svg")
+@cached_read(match_version)
 @match_view
 def story_chart(row: store.MatchRow):
     """The score's story as a picture: both scores hand by hand, the deciding calls marked.
@@ -94,6 +102,7 @@ def story_chart(row: store.MatchRow):
 
 
 @bp.get("/matches/<match_id>/series/summary.svg")
+@cached_read(series_version)
 @match_view
 def series_picture(row: store.MatchRow):
     """The series' headline numbers as a picture (one bar per side). :raise 404: unknown match."""
@@ -104,6 +113,7 @@ def series_picture(row: store.MatchRow):
 
 
 @bp.get("/tournaments/<tid>/summary.svg")
+@cached_read(tournament_version)
 def tournament_picture(tid: str):
     """The tournament's headline numbers per team as a picture. :raise 404: unknown tournament."""
     loaded = get_tournament_or_404(tid)
@@ -112,6 +122,7 @@ def tournament_picture(tid: str):
 
 
 @bp.get("/tournaments/<tid>/summary")
+@cached_read(tournament_version)
 def tournament_summary(tid: str):
     """The night's summary of a tournament: who won what, each team's numbers, the pictures.
     :raise 404: unknown tournament."""

@@ -14,11 +14,13 @@ from flask import Blueprint, jsonify, request, url_for
 from flask_babel import gettext
 
 from scorer.app import tournament_corrections as corrections, tournament_service as service
+from scorer.app.store import tournaments as tstore
 from scorer.app.tournament_keys import organizer_fits
 from scorer.core.errors import TrucoError
 from scorer.web.common import csv_download, error_json, json_body, public_base
 from scorer.web.tournament_view import describe_tournament, get_tournament_or_404, organizer_view, tournament_keys
 from scorer.web.db import get_db
+from scorer.web.read_cache import cached_read, tournament_version
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api")
 
@@ -49,7 +51,15 @@ def create():
     ), 201
 
 
+def organizer_header_fits(tid: str, **_values) -> bool:
+    """Whether the request's ``X-Organizer-Key`` is the tournament's (what its kept state shows)."""
+    row = tstore.get_tournament(get_db(), tid)
+    return row is not None and organizer_fits(row.organizer_hash, request.headers.get("X-Organizer-Key", ""))
+
+
 @bp.get("/tournaments/<tid>")
+@cached_read(tournament_version, vary=organizer_header_fits,
+             public=lambda **values: not organizer_header_fits(**values))  # the tables' edit links: no-store
 def state(tid: str):
     """The tournament now (issue 11's shape); ``edit_url`` only for the organizer.
 
@@ -80,6 +90,7 @@ def correct(loaded: service.Loaded, key: str):
 
 
 @bp.get("/tournaments/<tid>/export")
+@cached_read(tournament_version)
 def export(tid: str):
     """The whole tournament as a JSON file: settings, teams, seeds, lots, every slot
     with its result and its games' actions, and the audit log. Never a key."""
@@ -92,6 +103,7 @@ def export(tid: str):
 
 
 @bp.get("/tournaments/<tid>/results.csv")
+@cached_read(tournament_version)
 def results_csv(tid: str):
     """Results as CSV: one line per decided or playing match."""
     loaded = get_tournament_or_404(tid)

@@ -127,13 +127,19 @@ class TournamentMatch(TypedDict):
 
 class TournamentRound(TypedDict):
     """A stage's round: its ``number``, ``title``, ``matches``, whether all are ``done`` and
-    the teams that rest (``byes``)."""
+    the teams that rest (``byes``); on the organizer's page of a big stage
+    (:func:`fold_rounds`), a round not shown is ``folded`` (its ``matches`` left out) with
+    how many it has (``total``) and how many are ``decided``, and its ``key`` (``stage:number``)."""
 
     number: int
     title: str
     matches: list[TournamentMatch]
     done: bool
     byes: list[int]
+    folded: NotRequired[bool]
+    total: NotRequired[int]
+    decided: NotRequired[int]
+    key: NotRequired[str]
 
 
 class TournamentStage(TypedDict):
@@ -282,3 +288,29 @@ def _rounds(loaded: tournament_service.Loaded, stage: str, by_round: dict[int, l
                     "done": all(m["status"] == "done" for m in matches),
                     "byes": [b for b in rests if b is not None]})
     return out
+
+
+#: A stage with more matches than this shows one round at a time on the organizer's page (a
+#: 64-team round robin has 63 rounds of 32 matches: 4.7 MB as one page; issue 31, docs/tournaments.md).
+FOLD_OVER = 64
+
+
+def fold_rounds(state: TournamentState, chosen: str | None) -> TournamentState:
+    """``state`` with each big stage (over :data:`FOLD_OVER` matches) showing one round:
+    ``chosen`` (``"stage:number"``, the organizer page's ``round``) if it names one of its
+    rounds, else the first round not done (the last if all are); the others ``folded``
+    (their matches left out, their counts kept). Small stages are left whole. A new value:
+    ``state`` is not changed."""
+    def fold(name: str, rounds: list[TournamentRound]) -> list[TournamentRound]:
+        if sum(len(r["matches"]) for r in rounds) <= FOLD_OVER:
+            return rounds
+        keys = [f"{name}:{r['number']}" for r in rounds]
+        shown = chosen if chosen in keys else next(
+            (k for k, r in zip(keys, rounds) if not r["done"]), keys[-1] if keys else None)
+        return [r if k == shown else {**r, "matches": [], "folded": True, "total": len(r["matches"]), "key": k,
+                                      "decided": sum(1 for m in r["matches"] if m["result"])}
+                for k, r in zip(keys, rounds)]
+
+    first = "league" if state["format"] == "round_robin" else "main"
+    return {**state, "rounds": fold(first, state["rounds"]),
+            "stages": [{**s, "rounds": fold(s["name"], s["rounds"])} for s in state["stages"]]}

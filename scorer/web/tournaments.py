@@ -28,15 +28,19 @@ from scorer.web import tournament_words as words_
 from scorer.web.common import public_base
 from scorer.web.tournament_view import (
     AuditEntry, TournamentMatch, TournamentRow, TournamentState, check_organizer_key,
-    describe_tournament, get_tournament_or_404, organizer_view, stage_title, tournament_keys,
+    describe_tournament, fold_rounds, get_tournament_or_404, organizer_view, stage_title, tournament_keys,
 )
 from scorer.web.db import get_db
+from scorer.web.read_cache import cached_read, tournament_version
 from scorer.web.i18n import translate
 
 bp = Blueprint("tournaments", __name__)
 
 #: TV page poll interval (seconds); the issue asks for updates within 2 s.
 TV_POLL_SECONDS = 2
+#: The audit lines the organizer's page shows, newest first (a played 64-team round robin has
+#: over 2,000; the export holds every one).
+AUDIT_SHOWN = 100
 
 
 #: Words for the audit's kinds of change.
@@ -273,15 +277,21 @@ def create():
 
 
 @bp.get("/t/<tid>/<key>")
+@cached_read(tournament_version, vary=lambda **_: (request.args.get("msg"), request.args.get("round")), public=False)
 @organizer_view
 def organizer(loaded: service.Loaded, key: str):
-    """The organizer page: bracket or table, every table's links, corrections, audit.
+    """The organizer page: bracket or table, every table's links, corrections, audit. A big
+    stage shows one round (``?round=stage:number``, else the round being played), the others
+    as links (:func:`~scorer.web.tournament_view.fold_rounds`); the audit its newest
+    :data:`AUDIT_SHOWN` lines (all of it is in the export).
 
     :raise 404: unknown tournament. :raise 403: wrong organizer key.
     """
     tid = loaded.row.id
     ctx = page_context(loaded, organizer=key)
-    ctx.update(key=key, audit=audit_lines(loaded, service.audit(get_db(), tid)),
+    ctx["t"] = fold_rounds(ctx["t"], request.args.get("round"))
+    audit = service.audit(get_db(), tid)
+    ctx.update(key=key, audit=audit_lines(loaded, audit[-AUDIT_SHOWN:]), audit_older=max(0, len(audit) - AUDIT_SHOWN),
                message=request.args.get("msg"), base=public_base(),
                team_links=[public_base() + url_for("tournaments.team_page", tid=tid, team=i,
                                                    key=tournament_keys().team(tid, i))
@@ -308,6 +318,7 @@ def organizer_changed(tid: str, key: str):
 
 
 @bp.get("/t/<tid>/<key>/cards")
+@cached_read(tournament_version, public=False)
 @organizer_view
 def cards(loaded: service.Loaded, key: str):
     """Printable A4 page: one card per table now playing, with its QR code (edit link),
@@ -368,6 +379,7 @@ def correct(loaded: service.Loaded, key: str):
 
 
 @bp.get("/tv/<tid>")
+@cached_read(tournament_version)
 def tv(tid: str):
     """The TV page (no key): bracket or standings and every live table's score."""
     loaded = get_tournament_or_404(tid)
@@ -377,12 +389,15 @@ def tv(tid: str):
 @bp.get("/tv/<tid>/live")
 def tv_live(tid: str):
     """The TV page's poll: 204 while the ``stamp`` shown is current, else the fragment."""
-    shown = request.args.get("stamp", "")
-    now = service.stamp(get_db(), tid)
-    if now is None:
-        abort(404, gettext("There is no tournament with this address."))
-    if shown == now:
+    if request.args.get("stamp", "") == tournament_version(tid):  # 404 for an unknown tournament
         return "", 204
+    return tv_board(tid=tid)
+
+
+@cached_read(tournament_version)
+def tv_board(tid: str):
+    """The TV poll's fragment, kept per version of the tournament (scorer/web/read_cache.py:
+    every TV of the tournament gets the one rendered after a change)."""
     loaded = get_tournament_or_404(tid)
     response = make_response(render_template("tournaments/_tv_board.html", **page_context(loaded, organizer=None)))
     response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
@@ -409,6 +424,7 @@ def team_context(loaded: service.Loaded, team: int, key: str) -> dict[str, Any]:
 
 
 @bp.get("/t/<tid>/team/<int:team>/<key>")
+@cached_read(tournament_version, public=False)
 def team_page(tid: str, team: int, key: str):
     """A team's page: its matches with their scores, and a button to confirm each finished result."""
     loaded = get_tournament_or_404(tid)

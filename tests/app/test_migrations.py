@@ -160,3 +160,19 @@ def test_a_stored_match_keeps_the_rules_it_was_played_by(db_url, connect):
     assert row.options == {**old, "flor_vs_flor": "compared"}
     assert Match.replay(row.variant, row.options, row.mano, store.get_actions(db, row.id)).score == (4, 0)
     assert Match.replay("venezolano", None, 0, actions).score == (3, 0)
+
+
+def test_migration_11_keeps_each_games_numbers_by_version(db_url, connect):
+    """Migration 11 (issue 31): a game's statistics kept with the version they were counted at; a later version
+    wins over an earlier one whichever is written last; gone with the match when it is pruned."""
+    db = connect(db_url)
+    store.migrate(db)
+    row = store.create_match(db, variant="truco-15", options={}, names=["A", "B"], mano=0)
+    store.keep_sides(db, [(row.id, 3, "three")])
+    assert store.kept_sides(db, {row.id: 3}) == {row.id: "three"}
+    assert store.kept_sides(db, {row.id: 4}) == {}  # counted at another version: not these numbers
+    store.keep_sides(db, [(row.id, 5, "five")])
+    store.keep_sides(db, [(row.id, 4, "four")])  # a slower process's older count
+    assert store.kept_sides(db, {row.id: 5}) == {row.id: "five"}
+    assert store.prune(db, 0, now=row.updated + 10) == [row.id]
+    assert db.execute("SELECT COUNT(*) FROM match_stats").scalar_one() == 0

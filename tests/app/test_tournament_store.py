@@ -113,3 +113,31 @@ def test_a_result_is_recorded_only_from_the_games_as_they_still_are(db):
     _games, now = tstore.read_series(db, match.series)
     assert tstore.record_result(db, row.id, "main:1:1", result, "table 1", series=(match.series, now))
     assert tstore.series_lock(db, match.series) == (row.id, "main:1:1", True)
+
+
+@pytest.fixture
+def any_db(migrated_db_url):
+    conn = store.connect(migrated_db_url)
+    yield conn
+    conn.close()
+
+
+def test_a_round_of_matches_is_stored_in_one_batch_and_read_back_in_one(any_db):
+    """issue 31: a 64-team round robin's 2,016 tables are inserted together, linked together, and
+    every game (with its actions, up to its version) is read back in a few statements."""
+    t = new(any_db, slots=[f"league:1:{n}" for n in range(1, 601)])
+    specs = [{"variant": "truco-15", "options": {}, "names": [f"A{n}", f"B{n}"], "mano": 0, "edit_key": f"key-{n}"}
+             for n in range(600)]
+    ids = store.create_matches(any_db, specs)
+    assert len(set(ids)) == 600
+    assert tstore.claim_slots(any_db, t.id, [(f"league:1:{n + 1}", i, n + 1) for n, i in enumerate(ids)], 0) == 600
+    assert tstore.claim_slots(any_db, t.id, [("league:1:1", ids[1], 1)], 0) == 0  # linked already: left alone
+    store.append_action(any_db, ids[7], 0, {"type": "adjust", "side": 0, "delta": 1}, score=(1, 0), winner=None)
+    store.append_action(any_db, ids[7], 1, {"type": "adjust", "side": 1, "delta": 2}, score=(1, 2), winner=None)
+    games = tstore.tournament_games(any_db, t.id)
+    assert [row.id for _slot, row in games] == ids and games[7][0] == "league:1:8"
+    assert [row.id for _slot, row in tstore.tournament_games(any_db, t.id, played=True)] == [ids[7]]
+    assert tstore.game_versions(any_db, t.id)[7] == ("league:1:8", ids[7], 2)
+    actions = store.actions_of(any_db, {ids[7]: 1, ids[8]: 0, **{i: 0 for i in ids[100:]}})
+    assert actions[ids[7]] == [{"type": "adjust", "side": 0, "delta": 1}] and actions[ids[8]] == []
+    assert store.get_match(any_db, ids[3]).key_hash == store.hash_key("key-3")

@@ -74,3 +74,20 @@ def test_statistics_of_any_legal_match_add_up_and_survive_replay(seed, variant, 
     again = Match.replay(m.variant.id, m.options, m.first_mano, m.actions)
     assert [s.as_dict() for s in match_stats(again)] == [s.as_dict() for s in sides]
     assert [s.as_dict() for s in log_stats(m.log, m.variant, m.target, m.winner)] == [s.as_dict() for s in sides]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_an_unplayed_match_needs_no_replay(variant):
+    """issue 31: a tournament's games with no action yet are counted without building them."""
+    from scorer.core.stats import unplayed
+
+    assert unplayed() == match_stats(Match(variant))
+
+
+def test_total_adds_as_plus_does():
+    games = [match_stats(replay(name)) for name in sorted(BY_HAND)]
+    for side in (0, 1):
+        one_by_one = SideStats()
+        for game in games:
+            one_by_one = one_by_one + game[side]
+        assert total([game[side] for game in games]) == one_by_one

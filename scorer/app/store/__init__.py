@@ -39,7 +39,7 @@ This package imports neither Flask nor the engine.
 
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 
-from scorer.app.store.actions import KnownTap, append_action, get_action, get_actions, tap_seq
+from scorer.app.store.actions import KnownTap, actions_of, append_action, get_action, get_actions, tap_seq
 from scorer.app.store.connection import STATEMENT_LISTENERS, Database, Row, Rows, connect, write
 from scorer.app.store.engines import (
     CONNECT_TIMEOUT, DEFAULT_DB, UNAVAILABLE, DatabaseURLError, database_url, describe, dispose_all, engine,
@@ -47,8 +47,9 @@ from scorer.app.store.engines import (
 )
 from scorer.app.store.keys import EDIT_KEY_BYTES, KEY_HASH_PREFIX, MATCH_ID_BYTES, hash_key, new_edit_key, new_id
 from scorer.app.store.matches import (
-    MatchRow, PollStamp, create_match, get_match, get_matches, import_match, poll_stamp, rename_match,
+    MatchRow, PollStamp, create_match, create_matches, get_match, get_matches, import_match, poll_stamp, rename_match,
 )
+from scorer.app.store.match_stats import keep_sides, kept_sides
 from scorer.app.store.migrations import MIGRATIONS, init_db, migrate, run_script, schema_version
 from scorer.app.store.series import create_rematch, series_games, series_tally
 from scorer.app.store.upkeep import (
@@ -62,8 +63,8 @@ __all__ = [
     "InterfaceError", "KEY_HASH_PREFIX", "KnownTap", "MATCH_COLUMNS", "MATCH_ID_BYTES", "MIGRATIONS", "MatchRow",
     "PollStamp", "poll_stamp",
     "OperationalError", "PrunedTournament", "Row", "Rows", "RuleError", "STATEMENT_LISTENERS", "UNAVAILABLE", "append_action", "connect",
-    "copy_match", "copy_tournament", "create_match", "create_rematch", "database_url", "describe", "dispose_all", "engine", "get_action",
-    "get_actions", "get_match", "get_matches", "hash_key", "import_match", "init_db", "match_ids", "migrate",
+    "copy_match", "copy_tournament", "create_match", "create_matches", "create_rematch", "database_url", "describe", "dispose_all", "engine", "get_action",
+    "actions_of", "get_actions", "get_match", "get_matches", "hash_key", "import_match", "init_db", "keep_sides", "kept_sides", "match_ids", "migrate",
     "new_edit_key", "new_id", "prune", "prune_tournaments", "rename_match", "run_script", "schema_version", "series_games", "series_tally",
     "sqlite_path", "tap_seq", "tournament_ids", "unlinked_matches", "write",
 ]

@@ -36,6 +36,26 @@ def get_actions(db: Database, match_id: str, since: int = 0, until: int | None =
     return [json.loads(body) for (body,) in rows]
 
 
+def actions_of(db: Database, versions: dict[str, int]) -> dict[str, list[dict[str, Any]]]:
+    """The stored actions of many matches at once, each up to (not including) its version in
+    ``versions`` (match id -> version), oldest first: a few statements for a whole tournament's
+    games instead of one per game (issue 31). A match with no actions maps to ``[]``."""
+    out: dict[str, list[dict[str, Any]]] = {match_id: [] for match_id in versions}
+    ids = [match_id for match_id, version in versions.items() if version > 0]
+    for start in range(0, len(ids), CHUNK):
+        names = {f"id{i}": match_id for i, match_id in enumerate(ids[start:start + CHUNK])}
+        marks = ", ".join(":" + n for n in names)
+        for match_id, seq, body in db.execute(
+                f"SELECT match_id, seq, body FROM action WHERE match_id IN ({marks}) ORDER BY match_id, seq", names):
+            if seq < versions[match_id]:
+                out[match_id].append(json.loads(body))
+    return out
+
+
+#: Ids one statement names at most (SQLite's default limit of variables is 32,766; PostgreSQL's 65,535).
+CHUNK = 500
+
+
 def get_action(db: Database, match_id: str, seq: int) -> dict[str, Any] | None:
     """The action stored at index ``seq`` (0-based), or None."""
     body = db.execute(

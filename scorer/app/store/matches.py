@@ -69,6 +69,11 @@ def _row(r, edit_key: str | None = None) -> MatchRow:
     )
 
 
+def row_of(r) -> MatchRow:
+    """A :class:`MatchRow` from a mapping of the ``match`` table's columns (a join's row)."""
+    return _row(r)
+
+
 def _players(text_value: str | None) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     if not text_value:
         return None
@@ -105,25 +110,48 @@ def create_match(
     return _row(db.execute("SELECT * FROM match WHERE id = :id", {"id": match_id}).mappings().one(), key)
 
 
+def create_matches(db: Database, matches: list[dict[str, Any]]) -> list[str]:
+    """Store many new matches with no actions in one transaction (a tournament's round: a
+    64-team round robin's 2,016 tables at once, issue 31), all or nothing; their new ids, in
+    order. Each of ``matches`` holds :func:`create_match`'s keyword arguments, its
+    ``edit_key`` given (the caller derives it: the tables' keys); nothing is read back.
+
+    :raise IntegrityError: a setting the database's checks refuse; nothing stored.
+    """
+    params = [_match_params(m["variant"], m["options"], m["names"], m["mano"], m.get("series"), m.get("best_of", 1),
+                            m.get("players"), hash_key(m["edit_key"])) for m in matches]
+    if params:
+        with write(db):
+            db.execute(INSERT_MATCH, params)
+    return [p["id"] for p in params]
+
+
+INSERT_MATCH = ("INSERT INTO match (id, edit_key, series, variant, options, names, mano, created, updated, best_of,"
+                " players) VALUES (:id, :key, :series, :variant, :options, :names, :mano, :now, :now, :best_of,"
+                " :players)")
+
+
 def _insert_match(db, variant, options, names, mano, series, best_of, players, key_hash, match_id=None) -> str:
+    params = _match_params(variant, options, names, mano, series, best_of, players, key_hash, match_id)
+    db.execute(INSERT_MATCH, params)
+    return params["id"]
+
+
+def _match_params(variant, options, names, mano, series, best_of, players, key_hash, match_id=None) -> dict[str, Any]:
+    """The parameters of :data:`INSERT_MATCH` for one new match (a new id unless ``match_id``)."""
     match_id, now = match_id or new_id(), time.time()
-    db.execute(
-        "INSERT INTO match (id, edit_key, series, variant, options, names, mano, created, updated, best_of, players)"
-        " VALUES (:id, :key, :series, :variant, :options, :names, :mano, :now, :now, :best_of, :players)",
-        {
-            "id": match_id,
-            "key": key_hash,
-            "series": series or match_id,
-            "variant": variant,
-            "options": json.dumps(options, sort_keys=True),
-            "names": json.dumps(list(names), ensure_ascii=False),
-            "mano": int(mano),
-            "now": now,
-            "best_of": int(best_of),
-            "players": None if players is None else json.dumps([list(p) for p in players], ensure_ascii=False),
-        },
-    )
-    return match_id
+    return {
+        "id": match_id,
+        "key": key_hash,
+        "series": series or match_id,
+        "variant": variant,
+        "options": json.dumps(options, sort_keys=True),
+        "names": json.dumps(list(names), ensure_ascii=False),
+        "mano": int(mano),
+        "now": now,
+        "best_of": int(best_of),
+        "players": None if players is None else json.dumps([list(p) for p in players], ensure_ascii=False),
+    }
 
 
 def get_match(db: Database, match_id: str) -> MatchRow | None:

@@ -76,6 +76,17 @@ TAP_TABLE = (
 )
 
 
+#: Migration 11: each game's statistics as last counted, with the version they were counted at
+#: (issue 31): a tournament's numbers after a restart, or in another server process, read them
+#: in one statement instead of replaying every game. Derived data: never copied, pruned with the
+#: match. Portable SQL.
+MATCH_STATS_TABLE = (
+    "CREATE TABLE match_stats ("
+    " match_id TEXT PRIMARY KEY REFERENCES match (id) ON DELETE CASCADE, version INTEGER NOT NULL,"
+    " sides TEXT NOT NULL)"
+)
+
+
 def _hashed(value: str) -> str:
     """A stored key as its hash (a value already hashed stays as it is)."""
     return value if value.startswith(KEY_HASH_PREFIX) else hash_key(value)
@@ -147,6 +158,8 @@ MIGRATIONS: list[str | dict[str, str] | Callable[[Database], None]] = [
     # 10: stored matches and tournaments keep the rules they were played by when an option comes
     # with a new default (issue 33: venezolano's flor_vs_flor).
     _options_before,
+    # 11: each game's statistics as last counted, by version (issue 31).
+    MATCH_STATS_TABLE,
 ]
 
 

@@ -27,6 +27,7 @@ from typing import Any, TypedDict
 
 from scorer.app.store import dropped
 from scorer.app.store.connection import write
+from scorer.app.store.matches import MatchRow, row_of
 
 
 @dataclass(frozen=True)
@@ -95,12 +96,6 @@ def _tournament(r) -> TournamentRow:
     )
 
 
-def _slot(r) -> SlotRow:
-    return SlotRow(slot=r["slot"], position=r["position"], match_id=r["match_id"], series_id=r["series_id"],
-                   table_number=r["table_number"], result=json.loads(r["result"]) if r["result"] else None,
-                   hold=r["hold"])
-
-
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
@@ -139,9 +134,12 @@ def get_tournament(db: sqlite3.Connection, tid: str) -> TournamentRow | None:
 
 
 def get_slots(db: sqlite3.Connection, tid: str) -> list[SlotRow]:
-    """The tournament's slots in layout order."""
-    return [_slot(r) for r in db.execute(
-        "SELECT * FROM tournament_slot WHERE tournament_id = :t ORDER BY position", {"t": tid})]
+    """The tournament's slots in layout order (columns named, rows unpacked as tuples: a 64-team
+    round robin has 2,016 and every heavy read that computes loads them)."""
+    return [SlotRow(slot, position, match_id, series_id, table, json.loads(result) if result else None, hold)
+            for slot, position, match_id, series_id, table, result, hold in db.execute(
+                "SELECT slot, position, match_id, series_id, table_number, result, hold FROM tournament_slot"
+                " WHERE tournament_id = :t ORDER BY position", {"t": tid})]
 
 
 def slot_of_series(db: sqlite3.Connection, series_id: str) -> tuple[str, str] | None:
@@ -207,6 +205,27 @@ def series_match_ids(db: sqlite3.Connection, series_id: str) -> list[str]:
     return [r["id"] for r in db.execute("SELECT id FROM match WHERE series = :s ORDER BY created, id", {"s": series_id})]
 
 
+def tournament_games(db: sqlite3.Connection, tid: str, *, played: bool = False) -> list[tuple[str, MatchRow]]:
+    """Every game of every slot series of the tournament in one statement: ``(slot id,
+    match row)`` each, slot by slot in layout order, each series' games oldest first (the
+    summary of a 64-team round robin reads 2,016 games: issue 31). ``played``: only the games
+    with at least one action."""
+    rows = db.execute(
+        "SELECT s.slot AS slot_id, m.* FROM tournament_slot s JOIN match m ON m.series = s.series_id"
+        " WHERE s.tournament_id = :t" + (" AND m.version > 0" if played else "")
+        + " ORDER BY s.position, m.created, m.id", {"t": tid}).mappings()
+    return [(r["slot_id"], row_of(r)) for r in rows]
+
+
+def game_versions(db: sqlite3.Connection, tid: str) -> list[tuple[str, str, int]]:
+    """Every game of every slot series of the tournament as ``(slot id, match id,
+    version)``, in :func:`tournament_games`' order: one statement of plain tuples (what a
+    tournament's statistics need to find each game's kept numbers: issue 31)."""
+    return [(slot, match_id, version) for slot, match_id, version in db.execute(
+        "SELECT s.slot, m.id, m.version FROM tournament_slot s JOIN match m ON m.series = s.series_id"
+        " WHERE s.tournament_id = :t ORDER BY s.position, m.created, m.id", {"t": tid})]
+
+
 def slots_with_finished_games(db: sqlite3.Connection, tid: str) -> set[str]:
     """Slots without a result whose series has at least one finished game (the only ones
     whose result may be ready to record), in one query."""
@@ -219,27 +238,27 @@ def live_games(db: sqlite3.Connection, tid: str) -> dict[str, LiveGame]:
     """The latest game of every slot that has a match, by slot id (one query)."""
     out: dict[str, LiveGame] = {}
     games: dict[str, list[int]] = {}
-    for r in db.execute(
+    for slot, match_id, version, score0, score1, winner, _created in db.execute(
         "SELECT s.slot, m.id, m.version, m.score0, m.score1, m.winner, m.created FROM tournament_slot s"
         " JOIN match m ON m.series = s.series_id WHERE s.tournament_id = :t ORDER BY m.created",
         {"t": tid},
     ):
-        won = games.setdefault(r["slot"], [0, 0])
-        if r["winner"] in (0, 1):
-            won[r["winner"]] += 1
-        out[r["slot"]] = LiveGame(r["slot"], r["id"], r["version"], (r["score0"], r["score1"]), r["winner"],
-                                  (won[0], won[1]))
+        won = games.setdefault(slot, [0, 0])
+        if winner in (0, 1):
+            won[winner] += 1
+        out[slot] = LiveGame(slot, match_id, version, (score0, score1), winner, (won[0], won[1]))
     return out
 
 
 def stamp(db: sqlite3.Connection, tid: str) -> str | None:
     """A short text that changes whenever the tournament or any of its games changes
     (the TV page's poll compares it); None if there is no such tournament."""
+    # One pass over the tournament's games (a 64-team round robin has 2,016): every kept heavy
+    # read and every TV poll reads it first (scorer/web/read_cache.py).
     r = db.execute(
-        "SELECT t.version AS v, (SELECT COALESCE(SUM(m.version), 0) FROM tournament_slot s"
-        " JOIN match m ON m.series = s.series_id WHERE s.tournament_id = :t) AS g,"
-        " (SELECT COUNT(*) FROM tournament_slot s JOIN match m ON m.series = s.series_id"
-        " WHERE s.tournament_id = :t) AS n FROM tournament t WHERE t.id = :t",
+        "SELECT t.version AS v, COALESCE(SUM(m.version), 0) AS g, COUNT(m.id) AS n FROM tournament t"
+        " LEFT JOIN tournament_slot s ON s.tournament_id = t.id LEFT JOIN match m ON m.series = s.series_id"
+        " WHERE t.id = :t GROUP BY t.version",
         {"t": tid},
     ).fetchone()
     return f"{r['v']}-{r['g']}-{r['n']}" if r else None
@@ -259,20 +278,27 @@ def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, i
         used = {r["table_number"] for r in db.execute(
             "SELECT table_number FROM tournament_slot WHERE tournament_id = :t AND match_id IS NOT NULL"
             " AND result IS NULL AND table_number IS NOT NULL", {"t": tid})}
+        # The slots still unlinked, read once under the tournament's lock (every writer of its
+        # slots takes it first), then every link in one batch: a 64-team round robin links
+        # 2,016 at its creation (issue 31).
+        free = {r["slot"] for r in db.execute(
+            "SELECT slot FROM tournament_slot WHERE tournament_id = :t AND match_id IS NULL", {"t": tid})}
+        links = []
         for slot, match_id, table in claims:
+            if slot not in free:
+                continue
             if table is None:
                 table = next(n for n in range(1, len(used) + 2) if n not in used)
-            cur = db.execute(
-                "UPDATE tournament_slot SET match_id = :m, series_id = :m, table_number = :n"
-                " WHERE tournament_id = :t AND slot = :slot AND match_id IS NULL",
-                {"m": match_id, "n": table, "t": tid, "slot": slot},
-            )
-            if cur.rowcount == 1:
-                used.add(table)
-                linked += 1
-                if epoch:  # reopened at least once: a match it dropped earlier will not come back
-                    dropped.replaced(db, tid, slot)
-        if linked:
+            free.discard(slot)
+            used.add(table)
+            links.append({"m": match_id, "n": table, "t": tid, "slot": slot})
+        if links:
+            db.execute("UPDATE tournament_slot SET match_id = :m, series_id = :m, table_number = :n"
+                       " WHERE tournament_id = :t AND slot = :slot AND match_id IS NULL", links)
+            linked = len(links)
+            if epoch:  # reopened at least once: a match it dropped earlier will not come back
+                for link in links:
+                    dropped.replaced(db, tid, link["slot"])
             _bump(db, tid)
     return linked
 

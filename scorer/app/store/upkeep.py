@@ -137,6 +137,7 @@ def prune_tournaments(db: Database, idle_seconds: float, *, dry_run: bool = Fals
             out.append(PrunedTournament(tid, name, ids))
             if not dry_run:
                 for statement in ("DELETE FROM action WHERE match_id IN ({m})", "DELETE FROM tap WHERE match_id IN ({m})",
+                                  "DELETE FROM match_stats WHERE match_id IN ({m})",
                                   "DELETE FROM match WHERE id IN ({m})",
                                   "DELETE FROM tournament_audit WHERE tournament_id = :t",
                                   "DELETE FROM tournament_slot WHERE tournament_id = :t",
@@ -162,5 +163,6 @@ def prune(db: Database, idle_seconds: float, *, dry_run: bool = False, now: floa
         if ids and not dry_run:
             db.execute(f"DELETE FROM action WHERE match_id IN ({idle})", {"cutoff": cutoff})
             db.execute(f"DELETE FROM tap WHERE match_id IN ({idle})", {"cutoff": cutoff})
+            db.execute(f"DELETE FROM match_stats WHERE match_id IN ({idle})", {"cutoff": cutoff})
             db.execute(f"DELETE FROM match WHERE id IN ({idle})", {"cutoff": cutoff})
     return ids

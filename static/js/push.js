@@ -37,6 +37,11 @@
   ["htmx:sse:close", "htmx:sse:error"].forEach(function (name) {
     stream.addEventListener(name, function () { heardAt = -Infinity; say(); });
   });
+  /* The stream's own errors say nothing of the scorekeeper (nginx holds it): table.js, which greys
+     the board on a request's error, never hears them. */
+  ["htmx:error", "htmx:response:error"].forEach(function (name) {
+    stream.addEventListener(name, function (e) { e.stopPropagation(); });
+  });
   document.addEventListener("htmx:before:request", function (e) {
     var ctx = e.detail && e.detail.ctx;
     if (!ctx || !ctx.target || ctx.target.id !== targetId || ctx.request.method !== "GET") return;
@@ -47,6 +52,11 @@
     }
     e.preventDefault();  /* the stream says when something changed */
   });
-  setInterval(say, 1000);
+  /* A trusted stream is news enough: the board's "no news" note (table.js) stays away while nothing
+     changes, but not while a tap waits for its answer. */
+  setInterval(function () {
+    say();
+    if (live() && (root.dataset.tap || "idle") === "idle" && window.trucoTable) window.trucoTable.heard();
+  }, 1000);
   say();
 })();

@@ -219,11 +219,8 @@
   function reached(status) {  /* the scorekeeper answered and knows this match */
     return status >= 200 && status < 500 && status !== 403 && status !== 404 && status !== 410;
   }
-  /* push.js's stream says nothing of the scorekeeper: nginx holds it (docs/hosting.md, "Push") */
-  function ofStream(e) { return !!e.target && e.target.id === "push"; }
-  document.addEventListener("htmx:error", function (e) { if (!ofStream(e)) setOnline(false); });  /* no answer, or timed out */
+  document.addEventListener("htmx:error", function () { setOnline(false); });  /* no answer, or timed out */
   document.addEventListener("htmx:response:error", function (e) {
-    if (ofStream(e)) return;
     var status = statusOf(e);
     if (status === 403 || status === 404 || status === 410) setOnline(false, true);
     else if (status === 503) setOnline(false, false, true);
@@ -276,7 +273,7 @@
   /* offline.js paints its taps with the same function, and never plays the click that follows a
      touch this file already took at pointerup (the phone may have gone offline in between). */
   window.trucoTable = { paint: paint, justTaken: function () { return performance.now() - takenAt < 1000; },
-                       heard: function () { heard(); } };
+                       heard: heard };
   function afterFrame(fn) {
     /* Once the frame that shows the tap is drawn: the post then costs it nothing. The frame's
        callbacks run, the frame is committed, then two turns of the event loop (the second
@@ -636,7 +633,6 @@
     var note = document.getElementById("unheard"), board = document.getElementById("scoreboard");
     if (!note || !board || !board.getAttribute("hx-get") || document.visibilityState !== "visible" ||
         root.classList.contains("playing-offline")) return;
-    if (root.dataset.push === "live" && (root.dataset.tap || "idle") === "idle") lastHeard = performance.now();  /* push.js: nothing changed */
     note.hidden = root.classList.contains("stale") || performance.now() - lastHeard < UNHEARD_MS;  /* or the banner says it */
   }
   setInterval(watchHeard, 1000);

@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import Callable
 from importlib import resources
 
+from scorer.app.store.clubs import CLUB_TABLES
 from scorer.app.store.connection import Database, write
 from scorer.app.store.keys import KEY_HASH_PREFIX, hash_key
 
@@ -108,6 +109,8 @@ MIGRATIONS: list[str | dict[str, str] | Callable[[Database], None]] = [
     _hash_tournament_keys,
     # 8: each tap a phone made, by its own key, recorded once with the action it stored (issue 24).
     TAP_TABLE,
+    # 9: clubs, their players, seasons, series and tournaments, and each finished club game (issue 32).
+    CLUB_TABLES,
 ]
 
 

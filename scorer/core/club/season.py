@@ -1,0 +1,177 @@
+"""A season of a club: its finished games played in order through the ratings, the season
+table, the partnerships and each player's nights (docs/club.md "Season table").
+
+Every game of a season counts once, in the order the games ended. A side's call statistics
+(docs/statistics.md: ``envido_won``, ``truco_called``, ``truco_refused``, ``folds``) are the
+side's, so each player of the side is credited with them: the log knows which side called,
+never which of its players (docs/club.md "Per player").
+
+>>> g = ClubGame("m1", 0.0 + 86400 * 30, ((1,), (2,)), 0, ({"envido_won": 1}, {"folds": 2}))
+>>> s = play_season([g], [1, 2, 3])
+>>> [(r.player, r.matches, r.wins) for r in s.rows]
+[(1, 1, 1), (3, 0, 0), (2, 1, 0)]
+>>> s.rows[0].stats["envido_won"], s.rows[2].stats["folds"]
+(1, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from itertools import combinations
+
+from scorer.core.club.ratings import Rating, certainty, rate_game
+
+#: The call statistics a side's players are credited with (keys of
+#: :class:`scorer.core.stats.SideStats`, docs/statistics.md).
+PLAYER_STATS = ("envido_won", "truco_called", "truco_refused", "folds")
+
+#: A night runs from 06:00 UTC to 06:00 UTC the next day: a game ended at 01:30 belongs to
+#: the night before (docs/club.md "Nights and seasons").
+NIGHT_SHIFT = timedelta(hours=6)
+
+#: Fewest games together for a partnership to be ranked among the best and worst.
+MIN_PAIR_MATCHES = 2
+#: How many best and worst partnerships the table shows.
+SHOWN_PAIRS = 3
+
+
+def night_of(ended: float) -> str:
+    """The night (ISO date, ``"2026-11-27"``) of a game that ended at ``ended`` (seconds
+    since the epoch), shifted by :data:`NIGHT_SHIFT`."""
+    return (datetime.fromtimestamp(ended, timezone.utc) - NIGHT_SHIFT).date().isoformat()
+
+
+def _zero() -> dict[str, int]:
+    return dict.fromkeys(PLAYER_STATS, 0)
+
+
+@dataclass(frozen=True)
+class ClubGame:
+    """One finished game of a club: its match id, when it ended (seconds since the epoch),
+    the players (ids) of each side (1 to 3 each), the winning side (0 or 1) and each side's
+    call statistics (a mapping with the keys of :data:`PLAYER_STATS`; a missing key is 0)."""
+
+    match_id: str
+    ended: float
+    sides: tuple[tuple[int, ...], tuple[int, ...]]
+    winner: int
+    stats: tuple[Mapping[str, int], Mapping[str, int]]
+
+    @property
+    def night(self) -> str:
+        """The night it was played (:func:`night_of`)."""
+        return night_of(self.ended)
+
+
+@dataclass
+class PlayerRow:
+    """A player's line of the season table: rating, games, wins and call statistics."""
+
+    player: int
+    rating: Rating = field(default_factory=Rating)
+    matches: int = 0
+    wins: int = 0
+    stats: dict[str, int] = field(default_factory=_zero)
+
+    @property
+    def certainty(self) -> str:
+        """:func:`scorer.core.club.ratings.certainty` of the rating."""
+        return certainty(self.rating)
+
+
+@dataclass
+class PairRow:
+    """Two players (ids, smaller first) who sat on the same side: games and wins together."""
+
+    players: tuple[int, int]
+    matches: int = 0
+    wins: int = 0
+
+    @property
+    def losses(self) -> int:
+        return self.matches - self.wins
+
+    @property
+    def share(self) -> float:
+        """Wins over games (0.0 to 1.0)."""
+        return self.wins / self.matches if self.matches else 0.0
+
+
+@dataclass
+class NightLine:
+    """One night of a player: games, wins, call statistics, and the rating after it."""
+
+    night: str
+    rating: Rating
+    matches: int = 0
+    wins: int = 0
+    stats: dict[str, int] = field(default_factory=_zero)
+
+
+@dataclass
+class Season:
+    """A season played through: ``rows`` (best ordinal first; then more wins, then the
+    player id), ``pairs`` (every partnership, best first), ``best`` and ``worst`` (at most
+    :data:`SHOWN_PAIRS` each, among partnerships of :data:`MIN_PAIR_MATCHES` games or more,
+    never the same one in both), ``nights`` (player id -> their nights, oldest first) and
+    ``games`` (how many games counted)."""
+
+    rows: list[PlayerRow]
+    pairs: list[PairRow]
+    best: list[PairRow]
+    worst: list[PairRow]
+    nights: dict[int, list[NightLine]]
+    games: int
+
+
+def _add(into: dict[str, int], stats: Mapping[str, int]) -> None:
+    for key in PLAYER_STATS:
+        into[key] += int(stats.get(key, 0))
+
+
+def play_season(games: Iterable[ClubGame], players: Iterable[int] = (), *, first_night: str | None = None,
+                last_night: str | None = None) -> Season:
+    """Play ``games`` in the order they ended (then by match id) through the ratings, from
+    fresh ratings, keeping only those of nights ``first_night`` to ``last_night`` (ISO dates,
+    both included; None: no bound). ``players``: ids listed even without a game.
+    """
+    chosen = sorted((g for g in games if (first_night is None or g.night >= first_night)
+                     and (last_night is None or g.night <= last_night)), key=lambda g: (g.ended, g.match_id))
+    rows: dict[int, PlayerRow] = {p: PlayerRow(p) for p in players}
+    pairs: dict[tuple[int, int], PairRow] = {}
+    nights: dict[int, list[NightLine]] = {}
+    for game in chosen:
+        for side in game.sides:
+            for p in side:
+                rows.setdefault(p, PlayerRow(p))
+        before = tuple(tuple(rows[p].rating for p in side) for side in game.sides)
+        after = rate_game((before[0], before[1]), game.winner)
+        for s, side in enumerate(game.sides):
+            won = int(s == game.winner)
+            for p, rating in zip(side, after[s]):
+                row = rows[p]
+                row.rating, row.matches, row.wins = rating, row.matches + 1, row.wins + won
+                _add(row.stats, game.stats[s])
+                line = nights.setdefault(p, [])
+                if not line or line[-1].night != game.night:
+                    line.append(NightLine(game.night, rating))
+                night = line[-1]
+                night.rating, night.matches, night.wins = rating, night.matches + 1, night.wins + won
+                _add(night.stats, game.stats[s])
+            for a, b in combinations(sorted(side), 2):
+                pair = pairs.setdefault((a, b), PairRow((a, b)))
+                pair.matches, pair.wins = pair.matches + 1, pair.wins + int(s == game.winner)
+    table = sorted(rows.values(), key=lambda r: (-r.rating.ordinal, -r.wins, r.player))
+    ranked = sorted(pairs.values(), key=lambda p: (-p.share, -p.wins, -p.matches, p.players))
+    eligible = [p for p in ranked if p.matches >= MIN_PAIR_MATCHES]
+    best = eligible[:SHOWN_PAIRS]
+    rest = eligible[len(best):]
+    worst = sorted(rest, key=lambda p: (p.share, -p.losses, -p.matches, p.players))[:SHOWN_PAIRS]
+    return Season(table, ranked, best, worst, nights, len(chosen))
+
+
+def player_nights(season: Season, player: int) -> list[NightLine]:
+    """The nights of ``player`` in ``season`` (oldest first; empty if none)."""
+    return season.nights.get(player, [])

@@ -54,20 +54,28 @@ def _check(players: Sequence[int], size: int) -> None:
                         ticked=len(players), count=size)
 
 
+def _score(teams: Sequence[Sequence[int]], strengths: Mapping[int, float]) -> tuple[float, float]:
+    """What a swap must lower: the spread first, then the sum of the teams' squared distances
+    from their mean (a swap between two middle teams can open the way for the spread)."""
+    totals = [team_strength(t, strengths) for t in teams]
+    mean = sum(totals) / len(totals)
+    return (round(max(totals) - min(totals), 9), round(sum((x - mean) ** 2 for x in totals), 9))
+
+
 def _improve(teams: list[list[int]], strengths: Mapping[int, float]) -> None:
-    """Swap players between teams while a swap narrows the spread (each swap narrows it,
-    so this ends)."""
+    """Swap players between teams while a swap lowers :func:`_score` (each swap lowers it and
+    never widens the spread, so this ends and keeps the deal's bound)."""
     improved = True
     while improved:
         improved = False
-        best = spread(teams, strengths)
+        best = _score(teams, strengths)
         for i in range(len(teams)):
             for j in range(i + 1, len(teams)):
                 for a in range(len(teams[i])):
                     for b in range(len(teams[j])):
                         teams[i][a], teams[j][b] = teams[j][b], teams[i][a]
-                        now = spread(teams, strengths)
-                        if now < best - 1e-9:
+                        now = _score(teams, strengths)
+                        if now < best:
                             best, improved = now, True
                         else:
                             teams[i][a], teams[j][b] = teams[j][b], teams[i][a]
@@ -83,7 +91,7 @@ def draw_teams(players: Sequence[int], strengths: Mapping[int, float], size: int
     """
     _check(players, size)
     power = {p: float(strengths.get(p, 0.0)) for p in players}
-    order = list(players)
+    order = sorted(players)  # the order ticked does not matter; the seed alone orders equals
     random.Random(seed).shuffle(order)
     order.sort(key=lambda p: -power[p])  # stable: equal strengths keep the seed's order
     count = len(order) // size

@@ -164,11 +164,11 @@ def play_season(games: Iterable[ClubGame], players: Iterable[int] = (), *, first
                 pair = pairs.setdefault((a, b), PairRow((a, b)))
                 pair.matches, pair.wins = pair.matches + 1, pair.wins + int(s == game.winner)
     table = sorted(rows.values(), key=lambda r: (-r.rating.ordinal, -r.wins, r.player))
-    ranked = sorted(pairs.values(), key=lambda p: (-p.share, -p.wins, -p.matches, p.players))
+    ranked = sorted(pairs.values(), key=lambda p: (-p.share, -p.wins, p.losses, p.players))
     eligible = [p for p in ranked if p.matches >= MIN_PAIR_MATCHES]
-    best = eligible[:SHOWN_PAIRS]
+    best = eligible[:min(SHOWN_PAIRS, (len(eligible) + 1) // 2)]  # the upper half at most: worst gets the rest
     rest = eligible[len(best):]
-    worst = sorted(rest, key=lambda p: (p.share, -p.losses, -p.matches, p.players))[:SHOWN_PAIRS]
+    worst = sorted(rest, key=lambda p: (p.share, -p.losses, p.wins, p.players))[:SHOWN_PAIRS]
     return Season(table, ranked, best, worst, nights, len(chosen))
 
 

@@ -65,8 +65,7 @@ def _check(data: dict[str, Any], max_actions: int) -> tuple[list, list, list]:
                 or isinstance(g.get("ended"), bool)):
             raise _bad(N_("Each game needs its sides, winner, end time, options and actions."))
         if len(g["actions"]) > max_actions:
-            raise _bad(N_("An export can hold at most {limit} actions.").replace("An export", "A game"),
-                       limit=max_actions)
+            raise _bad(N_("A game can hold at most {limit} actions."), limit=max_actions)
     return players, seasons, games
 
 

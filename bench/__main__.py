@@ -18,7 +18,9 @@ bench/tournament.py; printed only), ``--only phones`` (what an unchanged poll co
 action p95 during a flood, bench/hosting.py); these two write their part of
 ``bench/results_hosting.json``; ``--only stats`` (the statistics of a 31-match night,
 bench/stats.py; printed only); ``--only taps`` (two throttled phones: phone-to-phone delay and
-taps per silent loss, bench/taps.py, ``bench/results_taps.json``).
+taps per silent loss, bench/taps.py, ``bench/results_taps.json``); ``--only club`` (a club of 200
+players and 2,000 games: the season table and a player's page from a fresh server, bench/club.py;
+printed only).
 """
 
 from __future__ import annotations
@@ -289,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
-    ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting", "stats", "offline", "taps"],
+    ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting", "stats", "offline", "taps", "club"],
                     help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
                          "bench/results_db.json; tournament: a 64-team knockout); results.json is not written")
     ap.add_argument("--reference", metavar="PATH",
@@ -316,6 +318,10 @@ def main(argv: list[str] | None = None) -> int:
         from bench import offline
 
         return offline.main()
+    if args.only == "club":  # issue 32: bench/club.py
+        from bench import club
+
+        return club.main()
     if args.only == "stats":  # issue 22: bench/stats.py
         from bench import stats
 

@@ -99,7 +99,7 @@ def rating_svg(nights: Sequence[tuple[str, float, float]], title: str) -> str:
     chart = pygal.Line(js=[], style=STYLE, width=640, height=420, title=title, dots_size=6, legend_at_bottom=True,
                        legend_at_bottom_columns=2, truncate_legend=-1, x_label_rotation=30, truncate_label=-1,
                        show_minor_x_labels=False, x_labels_major_every=max(1, -(-len(nights) // 8)),
-                       margin_right=30, include_x_axis=False)
+                       margin_right=30, include_x_axis=False, y_labels_major_count=6, show_minor_y_labels=False)
     chart.x_labels = [night for night, _, _ in nights]
     chart.add(gettext("Rating"), [round(o, 1) for _, o, _ in nights])
     chart.add(gettext("Skill (mu)"), [round(m, 1) for _, _, m in nights])

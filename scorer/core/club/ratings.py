@@ -16,6 +16,8 @@ so a player rated on few games sits below one proven on many.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -38,7 +40,7 @@ class Rating:
     mu: float = DEFAULT_MU
     sigma: float = DEFAULT_SIGMA
 
-    @property
+    @cached_property
     def ordinal(self) -> float:
         """The library's ordinal (``mu - 3 sigma``): what the season table orders by."""
         return MODEL.rating(mu=self.mu, sigma=self.sigma).ordinal()
@@ -54,16 +56,44 @@ def certainty(rating: Rating) -> str:
     return "provisional"
 
 
+def _rate(teams: list[list[Any]], winner: int) -> list[list[Any]]:
+    """openskill's ``rate`` of two teams of the library's ratings, ``winner`` (0 or 1) first:
+    "the first team is the winner" (its manual, "Rating"), as its README example calls it."""
+    if winner not in (0, 1) or not teams[0] or not teams[1]:
+        raise ValueError("a rated game needs two sides and a winner 0 or 1")
+    order = teams if winner == 0 else teams[::-1]
+    rated = MODEL.rate(order)
+    return rated if winner == 0 else rated[::-1]
+
+
 def rate_game(sides: tuple[tuple[Rating, ...], tuple[Rating, ...]], winner: int
               ) -> tuple[tuple[Rating, ...], tuple[Rating, ...]]:
     """Both sides' ratings after a game ``winner`` (0 or 1) won: openskill's
-    ``PlackettLuce.rate`` with the winning side ranked first. Sides of 1, 2 or 3 players.
+    ``PlackettLuce.rate`` with the winning side first. Sides of 1, 2 or 3 players.
 
     :raise ValueError: ``winner`` is not 0 or 1, or a side is empty.
     """
-    if winner not in (0, 1) or not sides[0] or not sides[1]:
-        raise ValueError("a rated game needs two sides and a winner 0 or 1")
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma) for r in side] for side in sides]
-    rated = MODEL.rate(teams, ranks=[0, 1] if winner == 0 else [1, 0])
-    a, b = ([Rating(p.mu, p.sigma) for p in team] for team in rated)
+    a, b = ([Rating(p.mu, p.sigma) for p in team] for team in _rate(teams, winner))
     return tuple(a), tuple(b)
+
+
+class Ratings:
+    """The players' ratings as a season goes, kept as the library's own rating objects between
+    games (a season of 2,000 games makes no more of them than the library's ``rate`` does)."""
+
+    def __init__(self) -> None:
+        self._now: dict[int, Any] = {}
+
+    def play(self, sides: tuple[tuple[int, ...], tuple[int, ...]], winner: int
+             ) -> tuple[tuple[Rating, ...], tuple[Rating, ...]]:
+        """Rate a game between the players (ids) of ``sides`` that side ``winner`` won; both
+        sides' new ratings. :raise ValueError: as :func:`rate_game`."""
+        teams = [[self._now[p] if p in self._now else MODEL.rating() for p in side] for side in sides]
+        rated = _rate(teams, winner)
+        out = []
+        for side, team in zip(sides, rated):
+            for p, r in zip(side, team):
+                self._now[p] = r
+            out.append(tuple(Rating(r.mu, r.sigma) for r in team))
+        return out[0], out[1]

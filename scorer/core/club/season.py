@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from itertools import combinations
 
-from scorer.core.club.ratings import Rating, certainty, rate_game
+from scorer.core.club.ratings import Rating, Ratings, certainty
 
 #: The call statistics a side's players are credited with (keys of
 #: :class:`scorer.core.stats.SideStats`, docs/statistics.md).
@@ -126,11 +126,6 @@ class Season:
     games: int
 
 
-def _add(into: dict[str, int], stats: Mapping[str, int]) -> None:
-    for key in PLAYER_STATS:
-        into[key] += int(stats.get(key, 0))
-
-
 def play_season(games: Iterable[ClubGame], players: Iterable[int] = (), *, first_night: str | None = None,
                 last_night: str | None = None) -> Season:
     """Play ``games`` in the order they ended (then by match id) through the ratings, from
@@ -142,27 +137,27 @@ def play_season(games: Iterable[ClubGame], players: Iterable[int] = (), *, first
     rows: dict[int, PlayerRow] = {p: PlayerRow(p) for p in players}
     pairs: dict[tuple[int, int], PairRow] = {}
     nights: dict[int, list[NightLine]] = {}
+    ratings = Ratings()
     for game in chosen:
-        for side in game.sides:
-            for p in side:
-                rows.setdefault(p, PlayerRow(p))
-        before = tuple(tuple(rows[p].rating for p in side) for side in game.sides)
-        after = rate_game((before[0], before[1]), game.winner)
+        after = ratings.play(game.sides, game.winner)
+        night = game.night
         for s, side in enumerate(game.sides):
             won = int(s == game.winner)
+            stats = [int(game.stats[s].get(k, 0)) for k in PLAYER_STATS]
             for p, rating in zip(side, after[s]):
-                row = rows[p]
+                row = rows.get(p) or rows.setdefault(p, PlayerRow(p))
                 row.rating, row.matches, row.wins = rating, row.matches + 1, row.wins + won
-                _add(row.stats, game.stats[s])
                 line = nights.setdefault(p, [])
-                if not line or line[-1].night != game.night:
-                    line.append(NightLine(game.night, rating))
-                night = line[-1]
-                night.rating, night.matches, night.wins = rating, night.matches + 1, night.wins + won
-                _add(night.stats, game.stats[s])
+                if not line or line[-1].night != night:
+                    line.append(NightLine(night, rating))
+                last = line[-1]
+                last.rating, last.matches, last.wins = rating, last.matches + 1, last.wins + won
+                for key, value in zip(PLAYER_STATS, stats):
+                    row.stats[key] += value
+                    last.stats[key] += value
             for a, b in combinations(sorted(side), 2):
-                pair = pairs.setdefault((a, b), PairRow((a, b)))
-                pair.matches, pair.wins = pair.matches + 1, pair.wins + int(s == game.winner)
+                pair = pairs.get((a, b)) or pairs.setdefault((a, b), PairRow((a, b)))
+                pair.matches, pair.wins = pair.matches + 1, pair.wins + won
     table = sorted(rows.values(), key=lambda r: (-r.rating.ordinal, -r.wins, r.player))
     ranked = sorted(pairs.values(), key=lambda p: (-p.share, -p.wins, p.losses, p.players))
     eligible = [p for p in ranked if p.matches >= MIN_PAIR_MATCHES]

@@ -173,7 +173,7 @@ def table_strength_sum(played: dict, team) -> str:
     return number(sum(played[p].rating.mu for p in team if p in played))
 
 
-@bp.post("/k/<cid>/<key>/checkin")
+@bp.post("/k/<cid>/<key>/draw")
 @club_organizer_view
 def draw(club: clubs.Club, key: str):
     """Draw balanced teams from the players ticked and show them, each seat a choice the

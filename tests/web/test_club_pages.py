@@ -81,9 +81,9 @@ def test_draw_swap_and_the_nights_tournament_in_one_step(client):
     cid, key = new_club(client)
     play_match(client, cid, key, [1, 2], [3, 4])
     form = {"player": ["1", "2", "3", "4", "5", "6"], "size": "2", "seed": "42"}
-    first = client.post(f"/k/{cid}/{key}/checkin", data=form, headers=EN)
+    first = client.post(f"/k/{cid}/{key}/draw", data=form, headers=EN)
     assert first.status_code == 200
-    again = client.post(f"/k/{cid}/{key}/checkin", data=form, headers=EN)
+    again = client.post(f"/k/{cid}/{key}/draw", data=form, headers=EN)
     assert first.get_data() == again.get_data()  # the same seed, the same teams
     html = first.get_data(as_text=True)
     assert html.count('name="team') == 6
@@ -109,7 +109,7 @@ def test_draw_swap_and_the_nights_tournament_in_one_step(client):
 ])
 def test_a_bad_checkin_is_said(client, form, words):
     cid, key = new_club(client)
-    r = client.post(f"/k/{cid}/{key}/checkin", data=form, headers=EN)
+    r = client.post(f"/k/{cid}/{key}/draw", data=form, headers=EN)
     assert r.status_code == 422 and words in r.get_data(as_text=True)
 
 

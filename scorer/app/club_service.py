@@ -13,6 +13,7 @@ season table reads one row per game and replays nothing. Export and import:
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -214,10 +215,23 @@ def season_of(club: Club, number: Any) -> cstore.SeasonRow | None:
 
 
 def play(db: store.Database, club: Club, season: cstore.SeasonRow | None) -> core.Season:
-    """The season played through (all the club's games when ``season`` is None)."""
-    return core.play_season(games(db, club.row.id), club.players,
-                            first_night=season.first_night if season else None,
-                            last_night=season.last_night if season else None)
+    """The season played through (all the club's games when ``season`` is None): the stored
+    table when the club's games, players and the season's nights are as it was played from,
+    else played again and stored (docs/club.md "Where the code is")."""
+    number = season.season if season else 0
+    stamp = (f"{cstore.games_stamp(db, club.row.id)}|{len(club.players)}|"
+             f"{season.first_night if season else ''}|{season.last_night if season else ''}")
+    kept = cstore.stored_table(db, club.row.id, number)
+    if kept is not None and kept[0] == stamp:
+        try:
+            return core.season_from_json(json.loads(kept[1]))
+        except (KeyError, ValueError, TypeError):  # an older shape: played again below
+            pass
+    played = core.play_season(games(db, club.row.id), club.players,
+                              first_night=season.first_night if season else None,
+                              last_night=season.last_night if season else None)
+    cstore.store_table(db, club.row.id, number, stamp, json.dumps(core.season_to_json(played), separators=(",", ":")))
+    return played
 
 
 def draw(db: store.Database, club: Club, ticked: Sequence[int], size: int, seed: int,

@@ -134,3 +134,16 @@ def test_bad_sides_are_refused(world, sides, code):
     with pytest.raises(TrucoError) as e:
         clubs.start_match(db, matches, club, sides, variant="truco-15", options={})
     assert e.value.code == code
+
+
+def test_the_stored_table_follows_every_change(world):
+    db, matches, club = world
+    assert [r.matches for r in clubs.play(db, club, None).rows] == [0] * 6
+    row = finish(db, matches, clubs.start_match(db, matches, club, [[1, 2], [3, 4]], variant="truco-15", options={}))
+    first = clubs.play(db, club, None)
+    assert first.games == 1 and clubs.play(db, club, None) == first  # read back as stored
+    assert cstore.stored_table(db, club.row.id, 0)[0].startswith("1:")
+    matches.act(db, row.id, {"type": "undo"}, row.version)
+    assert clubs.play(db, club, None).games == 0  # the Undo changed the stamp: played again
+    clubs.add_players(db, club, [("Gil", "")])
+    assert len(clubs.play(db, clubs.load(db, club.row.id), None).rows) == 7

@@ -149,3 +149,12 @@ def test_a_season_starts_fresh_and_keeps_only_its_nights():
     assert {r.player: r.rating.mu for r in play_season(GAMES[2:3]).rows}[A] == pytest.approx(26.964294621803063)
     assert {r.player: r.rating.mu for r in later.rows} == pytest.approx(
         {p: mu for p, (mu, _s) in library_ratings(GAMES[2:]).items()})
+
+
+def test_a_stored_season_reads_back_the_same():
+    from scorer.core.club import season_from_json, season_to_json
+    import json
+
+    season = play_season(GAMES, [A, B, C, D, E, F])
+    back = season_from_json(json.loads(json.dumps(season_to_json(season))))
+    assert back == season

@@ -2,7 +2,8 @@
 Revanche series and tournaments that belong to a club (with the players of each side), and
 each finished club game's facts (``club_game``: when it ended, its sides, its winner and the
 sides' call statistics), written when the game ends so that a season table reads one row per
-game and replays nothing.
+game and replays nothing; and the last season table played through, per season (``club_table``,
+with the :func:`games_stamp` it was played from), so an unchanged club is not played again.
 
 A ``club_game`` row counts only while its match is still as it was when the row was written
 (the same ``winner`` and ``version``): an Undo of the last point leaves the row behind, and
@@ -40,7 +41,10 @@ CLUB_TABLES = (
     "CREATE TABLE club_game ("
     " match_id TEXT PRIMARY KEY, club_id TEXT NOT NULL REFERENCES club (id), ended DOUBLE PRECISION NOT NULL,"
     " sides TEXT NOT NULL, winner INTEGER NOT NULL, version INTEGER NOT NULL, stats TEXT NOT NULL);"
-    "CREATE INDEX club_game_club ON club_game (club_id, ended)"
+    "CREATE INDEX club_game_club ON club_game (club_id, ended);"
+    "CREATE TABLE club_table ("
+    " club_id TEXT NOT NULL REFERENCES club (id), season INTEGER NOT NULL, stamp TEXT NOT NULL, season_data TEXT NOT NULL,"
+    " PRIMARY KEY (club_id, season))"
 )
 
 
@@ -205,3 +209,29 @@ def put_players(db: Database, cid: str, players: list[tuple[int, str, str]]) -> 
         if players:
             db.execute("INSERT INTO club_player (club_id, player, name, nickname) VALUES (:c, :p, :n, :k)",
                        [{"c": cid, "p": p, "n": n, "k": k} for p, n, k in players])
+
+
+def games_stamp(db: Database, cid: str) -> str:
+    """A text that changes whenever the club's counted games change (a game ended, undone, ended
+    again): their count and the sums of their versions, winners, end times and sides' lengths."""
+    r = db.execute(
+        "SELECT COUNT(*), COALESCE(SUM(g.version), 0), COALESCE(SUM(g.winner), 0), COALESCE(SUM(g.ended), 0),"
+        " COALESCE(SUM(LENGTH(g.sides)), 0) FROM club_game g"
+        " JOIN match m ON m.id = g.match_id AND m.winner = g.winner AND m.version = g.version"
+        " WHERE g.club_id = :c", {"c": cid}).one()
+    return f"{r[0]}:{r[1]}:{r[2]}:{float(r[3]):.3f}:{r[4]}"
+
+
+def stored_table(db: Database, cid: str, season: int) -> tuple[str, str] | None:
+    """``(stamp, season data as JSON text)`` of the club's last table of ``season`` (0: all games), or None."""
+    r = db.execute("SELECT stamp, season_data FROM club_table WHERE club_id = :c AND season = :s",
+                   {"c": cid, "s": season}).first()
+    return (r[0], r[1]) if r else None
+
+
+def store_table(db: Database, cid: str, season: int, stamp: str, data: str) -> None:
+    """Keep the club's table of ``season`` played from the games of ``stamp``."""
+    with write(db):
+        db.execute("INSERT INTO club_table (club_id, season, stamp, season_data) VALUES (:c, :s, :t, :d)"
+                   " ON CONFLICT (club_id, season) DO UPDATE SET stamp = excluded.stamp,"
+                   " season_data = excluded.season_data", {"c": cid, "s": season, "t": stamp, "d": data})

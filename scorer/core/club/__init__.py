@@ -13,10 +13,11 @@ from scorer.core.club.ratings import (
 )
 from scorer.core.club.season import (
     PLAYER_STATS, ClubGame, NightLine, PairRow, PlayerRow, Season, night_of, player_nights, play_season,
+    season_from_json, season_to_json,
 )
 
 __all__ = [
     "DEFAULT_MU", "DEFAULT_SIGMA", "PLAYER_STATS", "ClubGame", "DrawError", "NightLine", "PairRow", "PlayerRow",
     "Rating", "Season", "certainty", "draw_teams", "night_of", "play_season", "player_nights", "rate_game",
-    "spread", "team_strength",
+    "season_from_json", "season_to_json", "spread", "team_strength",
 ]

@@ -122,7 +122,7 @@ class Season:
     pairs: list[PairRow]
     best: list[PairRow]
     worst: list[PairRow]
-    nights: dict[int, list[NightLine]]
+    nights: Mapping[int, list[NightLine]]
     games: int
 
 
@@ -165,6 +165,57 @@ def play_season(games: Iterable[ClubGame], players: Iterable[int] = (), *, first
     rest = eligible[len(best):]
     worst = sorted(rest, key=lambda p: (p.share, -p.losses, p.wins, p.players))[:SHOWN_PAIRS]
     return Season(table, ranked, best, worst, nights, len(chosen))
+
+
+def season_to_json(season: Season) -> dict:
+    """The season as JSON data (what a stored copy keeps; :func:`season_from_json` reads it back)."""
+    def stats(d: dict[str, int]) -> list[int]:
+        return [d[k] for k in PLAYER_STATS]
+
+    return {"games": season.games,
+            "rows": [[r.player, r.rating.mu, r.rating.sigma, r.matches, r.wins, stats(r.stats)] for r in season.rows],
+            "pairs": [[*p.players, p.matches, p.wins] for p in season.pairs],
+            "best": [list(p.players) for p in season.best], "worst": [list(p.players) for p in season.worst],
+            "nights": {str(p): [[n.night, n.rating.mu, n.rating.sigma, n.matches, n.wins, stats(n.stats)] for n in lines]
+                       for p, lines in season.nights.items()}}
+
+
+class StoredNights(Mapping):
+    """The nights of every player as :func:`season_to_json` wrote them, a player's made into
+    :class:`NightLine` values only when asked for (a season table never reads them; a player's
+    page reads one player's)."""
+
+    def __init__(self, raw: dict[str, list]) -> None:
+        self._raw = raw
+        self._made: dict[int, list[NightLine]] = {}
+
+    def __getitem__(self, player: int) -> list[NightLine]:
+        if player not in self._made:
+            self._made[player] = [NightLine(night, Rating(mu, sigma), m, w, dict(zip(PLAYER_STATS, st)))
+                                  for night, mu, sigma, m, w, st in self._raw[str(player)]]
+        return self._made[player]
+
+    def __iter__(self):
+        return (int(p) for p in self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
+def season_from_json(data: dict) -> Season:
+    """A season from :func:`season_to_json`'s data (its nights made when read: :class:`StoredNights`).
+
+    :raise KeyError, ValueError, TypeError: not such data.
+    """
+    def stats(values: list[int]) -> dict[str, int]:
+        return dict(zip(PLAYER_STATS, values))
+
+    pairs = {(a, b): PairRow((a, b), m, w) for a, b, m, w in data["pairs"]}
+    return Season(rows=[PlayerRow(p, Rating(mu, sigma), m, w, stats(st)) for p, mu, sigma, m, w, st in data["rows"]],
+                  pairs=list(pairs.values()), best=[pairs[(a, b)] for a, b in data["best"]],
+                  worst=[pairs[(a, b)] for a, b in data["worst"]],
+                  nights=StoredNights(data["nights"]),
+                  games=data["games"])
 
 
 def player_nights(season: Season, player: int) -> list[NightLine]:

@@ -14,7 +14,7 @@ import secrets
 from typing import Any
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
-from flask_babel import format_percent, gettext
+from flask_babel import gettext
 
 from scorer.app import club_service as clubs
 from scorer.core.errors import TrucoError
@@ -231,7 +231,7 @@ def season(cid: str):
     played = clubs.play(get_db(), club, chosen)
     return render_template("clubs/season.html", club=club, season=chosen, lines=table_lines(club, played),
                            best=pair_lines(club, played.best), worst=pair_lines(club, played.worst),
-                           games=played.games, stat_titles=STAT_TITLES, sure=format_percent(0.997, "#,##0.0%"))
+                           games=played.games, stat_titles=STAT_TITLES, sure=number(99.7) + "%")
 
 
 @bp.get("/club/<cid>/player/<int:player>")

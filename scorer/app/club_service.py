@@ -199,10 +199,11 @@ def on_action(db: store.Database, row: store.MatchRow, *, matches: MatchService)
         log.exception("recording club game %s failed", row.id)
 
 
-def games(db: store.Database, cid: str) -> list[core.ClubGame]:
-    """The club's finished games as the core's values, oldest first."""
+def games(db: store.Database, cid: str, after: cstore.Through | None = None) -> list[core.ClubGame]:
+    """The club's finished games as the core's values, oldest first (``after``: only those that
+    ended after that ``(ended, match id)``)."""
     return [core.ClubGame(g["match_id"], g["ended"], g["sides"], g["winner"], (g["stats"][0], g["stats"][1]))
-            for g in cstore.club_games(db, cid)]
+            for g in cstore.club_games(db, cid, after)]
 
 
 def season_of(club: Club, number: Any) -> cstore.SeasonRow | None:
@@ -215,23 +216,37 @@ def season_of(club: Club, number: Any) -> cstore.SeasonRow | None:
 
 
 def play(db: store.Database, club: Club, season: cstore.SeasonRow | None) -> core.Season:
-    """The season played through (all the club's games when ``season`` is None): the stored
-    table when the club's games, players and the season's nights are as it was played from,
-    else played again and stored (docs/club.md "Where the code is")."""
+    """The season played through (all the club's games when ``season`` is None), kept per
+    season (docs/club.md "Where the code is"): read back when the club's games, players and
+    the season's nights are as it was played from; gone on from, rating only the new games,
+    when its games are still the first ones; else played again from every game."""
     number = season.season if season else 0
-    stamp = (f"{cstore.games_stamp(db, club.row.id)}|{len(club.players)}|"
-             f"{season.first_night if season else ''}|{season.last_night if season else ''}")
+    first, last = (season.first_night, season.last_night) if season else (None, None)
+    games_now, through = cstore.games_stamp(db, club.row.id)
+    stamp = f"{games_now}|{len(club.players)}|{first or ''}|{last or ''}"
     kept = cstore.stored_table(db, club.row.id, number)
-    if kept is not None and kept[0] == stamp:
-        try:
-            return core.season_from_json(json.loads(kept[1]))
-        except (KeyError, ValueError, TypeError):  # an older shape: played again below
-            pass
-    played = core.play_season(games(db, club.row.id), club.players,
-                              first_night=season.first_night if season else None,
-                              last_night=season.last_night if season else None)
-    cstore.store_table(db, club.row.id, number, stamp, json.dumps(core.season_to_json(played), separators=(",", ":")))
+    stored = _read(kept)
+    if stored is not None and kept.stamp == stamp:
+        return stored
+    if (stored is not None and kept.stamp.endswith(f"|{first or ''}|{last or ''}") and kept.through is not None
+            and cstore.games_stamp(db, club.row.id, up_to=kept.through)[0] == kept.games_stamp):
+        played = core.play_season(games(db, club.row.id, after=kept.through), club.players, first_night=first,
+                                  last_night=last, start=stored)
+    else:
+        played = core.play_season(games(db, club.row.id), club.players, first_night=first, last_night=last)
+    data = json.dumps(core.season_to_json(played), separators=(",", ":"))
+    cstore.store_table(db, club.row.id, number, cstore.StoredTable(stamp, games_now, through, data))
     return played
+
+
+def _read(kept: cstore.StoredTable | None) -> core.Season | None:
+    """A kept table's season, or None (none kept, or an older shape)."""
+    if kept is None:
+        return None
+    try:
+        return core.season_from_json(json.loads(kept.data))
+    except (KeyError, ValueError, TypeError):
+        return None
 
 
 def draw(db: store.Database, club: Club, ticked: Sequence[int], size: int, seed: int,

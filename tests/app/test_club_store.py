@@ -142,8 +142,24 @@ def test_the_stored_table_follows_every_change(world):
     row = finish(db, matches, clubs.start_match(db, matches, club, [[1, 2], [3, 4]], variant="truco-15", options={}))
     first = clubs.play(db, club, None)
     assert first.games == 1 and clubs.play(db, club, None) == first  # read back as stored
-    assert cstore.stored_table(db, club.row.id, 0)[0].startswith("1:")
+    assert cstore.stored_table(db, club.row.id, 0).stamp.startswith("1:")
     matches.act(db, row.id, {"type": "undo"}, row.version)
     assert clubs.play(db, club, None).games == 0  # the Undo changed the stamp: played again
     clubs.add_players(db, club, [("Gil", "")])
     assert len(clubs.play(db, clubs.load(db, club.row.id), None).rows) == 7
+
+
+def test_the_first_read_after_a_game_rates_only_the_new_game(world, monkeypatch):
+    db, matches, club = world
+    for sides, winner in (([[1, 2], [3, 4]], 0), ([[5, 6], [1, 3]], 1)):
+        finish(db, matches, clubs.start_match(db, matches, club, sides, variant="truco-15", options={}), winner)
+    clubs.play(db, club, None)
+    finish(db, matches, clubs.start_match(db, matches, club, [[2, 4], [5, 6]], variant="truco-15", options={}))
+    rated = []
+    real = clubs.core.play_season
+    monkeypatch.setattr(clubs.core, "play_season", lambda g, *a, **k: rated.append(len(list(g))) or real(g, *a, **k))
+    going_on = clubs.play(db, club, None)
+    assert rated == [1] and going_on.games == 3
+    monkeypatch.undo()
+    db.execute("DELETE FROM club_table")
+    assert clubs.core.season_to_json(clubs.play(db, club, None)) == clubs.core.season_to_json(going_on)

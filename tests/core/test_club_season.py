@@ -158,3 +158,17 @@ def test_a_stored_season_reads_back_the_same():
     season = play_season(GAMES, [A, B, C, D, E, F])
     back = season_from_json(json.loads(json.dumps(season_to_json(season))))
     assert back == season
+
+
+@pytest.mark.parametrize("cut", [0, 1, 3, 5])
+def test_a_stored_season_going_on_is_the_whole_season(cut):
+    """The first read after a game ends rates only the new games, from the stored season: the
+    same table, partnerships and nights as playing every game again."""
+    from scorer.core.club import season_from_json, season_to_json
+    import json
+
+    stored = season_from_json(json.loads(json.dumps(season_to_json(play_season(GAMES[:cut], [A, B, C, D])))))
+    going_on = play_season(GAMES[cut:], [A, B, C, D, E, F], start=stored)
+    whole = play_season(GAMES, [A, B, C, D, E, F])
+    assert season_to_json(going_on) == season_to_json(whole)
+    assert going_on.nights[A] == whole.nights[A] and going_on.games == 6

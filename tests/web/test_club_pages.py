@@ -170,3 +170,20 @@ def test_unknown_club_and_player_are_404(client):
     for path in ("/club/nope", f"/club/{cid}/player/99", f"/club/{cid}/player/99/rating.svg",
                  "/api/clubs/nope/export", "/club/nope/season.csv", "/api/clubs/nope/season"):
         assert client.get(path).status_code == 404, path
+
+
+def test_an_import_larger_than_an_ordinary_body_is_taken(client):
+    """A club's history is larger than the 64 KB an ordinary body may have (MAX_CONTENT_LENGTH):
+    the import takes up to CLUB_IMPORT_MAX_BYTES (docs/club.md)."""
+    actions = [{"type": "call", "side": 0, "call": "truco"}, {"type": "no_quiero", "side": 1},
+               *[{"type": "adjust", "side": 0, "delta": 1}] * 14]
+    body = {"format": "truco-scorer-club/1", "name": "Grande",
+            "players": [{"player": p, "name": f"Jogador número {p:03d}", "nickname": f"J{p}"} for p in range(1, 41)],
+            "games": [{"sides": [[1 + i % 40, 1 + (i + 1) % 40], [1 + (i + 2) % 40, 1 + (i + 3) % 40]], "winner": 0,
+                       "ended": 1.8e9 + i * 600, "variant": "truco-15", "options": {}, "mano": 0, "actions": actions}
+                      for i in range(150)]}
+    size = len(json.dumps(body))
+    assert size > client.application.config["MAX_CONTENT_LENGTH"]
+    r = client.post("/api/clubs/import", json=body)
+    assert r.status_code == 201, r.get_data(as_text=True)[:300]
+    assert client.get(f"/api/clubs/{r.get_json()['id']}/season").get_json()["games"] == 150

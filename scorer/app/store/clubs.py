@@ -43,7 +43,8 @@ CLUB_TABLES = (
     " sides TEXT NOT NULL, winner INTEGER NOT NULL, version INTEGER NOT NULL, stats TEXT NOT NULL);"
     "CREATE INDEX club_game_club ON club_game (club_id, ended);"
     "CREATE TABLE club_table ("
-    " club_id TEXT NOT NULL REFERENCES club (id), season INTEGER NOT NULL, stamp TEXT NOT NULL, season_data TEXT NOT NULL,"
+    " club_id TEXT NOT NULL REFERENCES club (id), season INTEGER NOT NULL, stamp TEXT NOT NULL,"
+    " games_stamp TEXT NOT NULL, through_ended DOUBLE PRECISION, through_match TEXT, season_data TEXT NOT NULL,"
     " PRIMARY KEY (club_id, season))"
 )
 
@@ -187,14 +188,24 @@ def record_game(db: Database, *, match_id: str, cid: str, ended: float, sides: S
              "st": json.dumps(stats, separators=(",", ":"))})
 
 
-def club_games(db: Database, cid: str) -> list[dict[str, Any]]:
+#: The counted games: each ``club_game`` row whose match is still as it was when the row was written.
+_COUNTED = (" FROM club_game g JOIN match m ON m.id = g.match_id AND m.winner = g.winner AND m.version = g.version"
+            " WHERE g.club_id = :c")
+#: Games after a point ``(:e, :m)`` of the order they ended in, and up to it.
+_AFTER = " AND (g.ended > :e OR (g.ended = :e AND g.match_id > :m))"
+_UP_TO = " AND (g.ended < :e OR (g.ended = :e AND g.match_id <= :m))"
+
+Through = tuple[float, str]
+
+
+def club_games(db: Database, cid: str, after: Through | None = None) -> list[dict[str, Any]]:
     """The club's finished games still as they ended, oldest first: ``{"match_id", "ended",
-    "sides", "winner", "stats"}`` (one query)."""
+    "sides", "winner", "stats"}`` (one query); ``after``: only those that ended after that
+    ``(ended, match id)``."""
+    params = {"c": cid, **({"e": after[0], "m": after[1]} if after else {})}
     return [{"match_id": r[0], "ended": r[1], "sides": _sides(r[2]), "winner": r[3], "stats": json.loads(r[4])}
-            for r in db.execute(
-                "SELECT g.match_id, g.ended, g.sides, g.winner, g.stats FROM club_game g"
-                " JOIN match m ON m.id = g.match_id AND m.winner = g.winner AND m.version = g.version"
-                " WHERE g.club_id = :c ORDER BY g.ended, g.match_id", {"c": cid})]
+            for r in db.execute("SELECT g.match_id, g.ended, g.sides, g.winner, g.stats" + _COUNTED
+                                + (_AFTER if after else "") + " ORDER BY g.ended, g.match_id", params)]
 
 
 def club_series_ids(db: Database, cid: str) -> list[tuple[str, Sides]]:
@@ -211,27 +222,52 @@ def put_players(db: Database, cid: str, players: list[tuple[int, str, str]]) -> 
                        [{"c": cid, "p": p, "n": n, "k": k} for p, n, k in players])
 
 
-def games_stamp(db: Database, cid: str) -> str:
+def games_stamp(db: Database, cid: str, up_to: Through | None = None) -> tuple[str, Through | None]:
     """A text that changes whenever the club's counted games change (a game ended, undone, ended
-    again): their count and the sums of their versions, winners, end times and sides' lengths."""
+    again): their count and the sums of their versions, winners, end times and sides' lengths;
+    and the last of them, ``(ended, match id)`` (None: no game). ``up_to``: of the games up to
+    that point only (one query)."""
+    params = {"c": cid, **({"e": up_to[0], "m": up_to[1]} if up_to else {})}
+    clause = _UP_TO if up_to else ""
     r = db.execute(
         "SELECT COUNT(*), COALESCE(SUM(g.version), 0), COALESCE(SUM(g.winner), 0), COALESCE(SUM(g.ended), 0),"
-        " COALESCE(SUM(LENGTH(g.sides)), 0) FROM club_game g"
-        " JOIN match m ON m.id = g.match_id AND m.winner = g.winner AND m.version = g.version"
-        " WHERE g.club_id = :c", {"c": cid}).one()
-    return f"{r[0]}:{r[1]}:{r[2]}:{float(r[3]):.3f}:{r[4]}"
+        " COALESCE(SUM(LENGTH(g.sides)), 0), MAX(g.ended)" + _COUNTED + clause, params).one()
+    last = None
+    if r[5] is not None:
+        last_id = db.execute("SELECT MAX(g.match_id)" + _COUNTED + clause + " AND g.ended = :last",
+                             {**params, "last": r[5]}).scalar()
+        last = (float(r[5]), last_id)
+    return f"{r[0]}:{r[1]}:{r[2]}:{float(r[3]):.3f}:{r[4]}", last
 
 
-def stored_table(db: Database, cid: str, season: int) -> tuple[str, str] | None:
-    """``(stamp, season data as JSON text)`` of the club's last table of ``season`` (0: all games), or None."""
-    r = db.execute("SELECT stamp, season_data FROM club_table WHERE club_id = :c AND season = :s",
-                   {"c": cid, "s": season}).first()
-    return (r[0], r[1]) if r else None
+@dataclass(frozen=True)
+class StoredTable:
+    """A kept season table: ``stamp`` (games, players and nights it was played from),
+    ``games_stamp`` (its games alone, :func:`games_stamp`), ``through`` (its last game, or
+    None) and ``data`` (:func:`scorer.core.club.season_to_json` as JSON text)."""
+
+    stamp: str
+    games_stamp: str
+    through: Through | None
+    data: str
 
 
-def store_table(db: Database, cid: str, season: int, stamp: str, data: str) -> None:
-    """Keep the club's table of ``season`` played from the games of ``stamp``."""
+def stored_table(db: Database, cid: str, season: int) -> StoredTable | None:
+    """The club's last table of ``season`` (0: all games), or None."""
+    r = db.execute("SELECT stamp, games_stamp, through_ended, through_match, season_data FROM club_table"
+                   " WHERE club_id = :c AND season = :s", {"c": cid, "s": season}).first()
+    if r is None:
+        return None
+    return StoredTable(r[0], r[1], (float(r[2]), r[3]) if r[2] is not None else None, r[4])
+
+
+def store_table(db: Database, cid: str, season: int, table: StoredTable) -> None:
+    """Keep the club's table of ``season``."""
     with write(db):
-        db.execute("INSERT INTO club_table (club_id, season, stamp, season_data) VALUES (:c, :s, :t, :d)"
-                   " ON CONFLICT (club_id, season) DO UPDATE SET stamp = excluded.stamp,"
-                   " season_data = excluded.season_data", {"c": cid, "s": season, "t": stamp, "d": data})
+        db.execute("INSERT INTO club_table (club_id, season, stamp, games_stamp, through_ended, through_match, season_data)"
+                   " VALUES (:c, :s, :t, :g, :e, :m, :d) ON CONFLICT (club_id, season) DO UPDATE SET"
+                   " stamp = excluded.stamp, games_stamp = excluded.games_stamp, through_ended = excluded.through_ended,"
+                   " through_match = excluded.through_match, season_data = excluded.season_data",
+                   {"c": cid, "s": season, "t": table.stamp, "g": table.games_stamp,
+                    "e": table.through[0] if table.through else None, "m": table.through[1] if table.through else None,
+                    "d": table.data})

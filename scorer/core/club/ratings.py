@@ -15,6 +15,7 @@ so a player rated on few games sits below one proven on many.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -80,16 +81,24 @@ def rate_game(sides: tuple[tuple[Rating, ...], tuple[Rating, ...]], winner: int
 
 class Ratings:
     """The players' ratings as a season goes, kept as the library's own rating objects between
-    games (a season of 2,000 games makes no more of them than the library's ``rate`` does)."""
+    games (a season of 2,000 games makes no more of them than the library's ``rate`` does);
+    ``start``: where each player's rating starts (a stored season going on), new otherwise."""
 
-    def __init__(self) -> None:
+    def __init__(self, start: Mapping[int, Rating] | None = None) -> None:
         self._now: dict[int, Any] = {}
+        self._start = start or {}
+
+    def _current(self, player: int) -> Any:
+        if player not in self._now:
+            r = self._start.get(player)
+            self._now[player] = MODEL.rating() if r is None else MODEL.rating(mu=r.mu, sigma=r.sigma)
+        return self._now[player]
 
     def play(self, sides: tuple[tuple[int, ...], tuple[int, ...]], winner: int
              ) -> tuple[tuple[Rating, ...], tuple[Rating, ...]]:
         """Rate a game between the players (ids) of ``sides`` that side ``winner`` won; both
         sides' new ratings. :raise ValueError: as :func:`rate_game`."""
-        teams = [[self._now[p] if p in self._now else MODEL.rating() for p in side] for side in sides]
+        teams = [[self._current(p) for p in side] for side in sides]
         rated = _rate(teams, winner)
         out = []
         for side, team in zip(sides, rated):

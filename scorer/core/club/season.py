@@ -16,7 +16,7 @@ never which of its players (docs/club.md "Per player").
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from itertools import combinations
@@ -127,17 +127,23 @@ class Season:
 
 
 def play_season(games: Iterable[ClubGame], players: Iterable[int] = (), *, first_night: str | None = None,
-                last_night: str | None = None) -> Season:
+                last_night: str | None = None, start: Season | None = None) -> Season:
     """Play ``games`` in the order they ended (then by match id) through the ratings, from
     fresh ratings, keeping only those of nights ``first_night`` to ``last_night`` (ISO dates,
     both included; None: no bound). ``players``: ids listed even without a game.
+
+    ``start``: a season these games go on from (every one of them ended after its last game):
+    its rows, partnerships and nights are taken over (and changed) and its ratings are where
+    each player starts, so the result is the season of its games and these together.
     """
     chosen = sorted((g for g in games if (first_night is None or g.night >= first_night)
                      and (last_night is None or g.night <= last_night)), key=lambda g: (g.ended, g.match_id))
-    rows: dict[int, PlayerRow] = {p: PlayerRow(p) for p in players}
-    pairs: dict[tuple[int, int], PairRow] = {}
-    nights: dict[int, list[NightLine]] = {}
-    ratings = Ratings()
+    rows: dict[int, PlayerRow] = {r.player: r for r in start.rows} if start else {}
+    for p in players:
+        rows.setdefault(p, PlayerRow(p))
+    pairs: dict[tuple[int, int], PairRow] = {p.players: p for p in start.pairs} if start else {}
+    nights: MutableMapping[int, list[NightLine]] = start.nights if start else {}  # type: ignore[assignment]
+    ratings = Ratings({p: r.rating for p, r in rows.items()} if start else None)
     for game in chosen:
         after = ratings.play(game.sides, game.winner)
         night = game.night
@@ -147,7 +153,7 @@ def play_season(games: Iterable[ClubGame], players: Iterable[int] = (), *, first
             for p, rating in zip(side, after[s]):
                 row = rows.get(p) or rows.setdefault(p, PlayerRow(p))
                 row.rating, row.matches, row.wins = rating, row.matches + 1, row.wins + won
-                line = nights.setdefault(p, [])
+                line = nights[p] if p in nights else nights.setdefault(p, [])
                 if not line or line[-1].night != night:
                     line.append(NightLine(night, rating))
                 last = line[-1]
@@ -164,7 +170,7 @@ def play_season(games: Iterable[ClubGame], players: Iterable[int] = (), *, first
     best = eligible[:min(SHOWN_PAIRS, (len(eligible) + 1) // 2)]  # the upper half at most: worst gets the rest
     rest = eligible[len(best):]
     worst = sorted(rest, key=lambda p: (p.share, -p.losses, p.wins, p.players))[:SHOWN_PAIRS]
-    return Season(table, ranked, best, worst, nights, len(chosen))
+    return Season(table, ranked, best, worst, nights, len(chosen) + (start.games if start else 0))
 
 
 def season_to_json(season: Season) -> dict:
@@ -176,14 +182,15 @@ def season_to_json(season: Season) -> dict:
             "rows": [[r.player, r.rating.mu, r.rating.sigma, r.matches, r.wins, stats(r.stats)] for r in season.rows],
             "pairs": [[*p.players, p.matches, p.wins] for p in season.pairs],
             "best": [list(p.players) for p in season.best], "worst": [list(p.players) for p in season.worst],
-            "nights": {str(p): [[n.night, n.rating.mu, n.rating.sigma, n.matches, n.wins, stats(n.stats)] for n in lines]
-                       for p, lines in season.nights.items()}}
+            "nights": season.nights.raw() if isinstance(season.nights, StoredNights) else
+            {str(p): [[n.night, n.rating.mu, n.rating.sigma, n.matches, n.wins, stats(n.stats)] for n in lines]
+             for p, lines in season.nights.items()}}
 
 
-class StoredNights(Mapping):
+class StoredNights(MutableMapping):
     """The nights of every player as :func:`season_to_json` wrote them, a player's made into
     :class:`NightLine` values only when asked for (a season table never reads them; a player's
-    page reads one player's)."""
+    page reads one player's; a season going on, those of the players of its new games)."""
 
     def __init__(self, raw: dict[str, list]) -> None:
         self._raw = raw
@@ -195,11 +202,29 @@ class StoredNights(Mapping):
                                   for night, mu, sigma, m, w, st in self._raw[str(player)]]
         return self._made[player]
 
+    def __setitem__(self, player: int, lines: list[NightLine]) -> None:
+        self._made[player] = lines
+
+    def __delitem__(self, player: int) -> None:
+        self._made.pop(player, None)
+        self._raw.pop(str(player), None)
+
+    def __contains__(self, player: object) -> bool:
+        return player in self._made or str(player) in self._raw
+
     def __iter__(self):
-        return (int(p) for p in self._raw)
+        return iter(sorted({int(p) for p in self._raw} | set(self._made)))
 
     def __len__(self) -> int:
-        return len(self._raw)
+        return len({int(p) for p in self._raw} | set(self._made))
+
+    def raw(self) -> dict[str, list]:
+        """The JSON data of every player's nights (those made: written again from their values)."""
+        out = dict(self._raw)
+        for p, lines in self._made.items():
+            out[str(p)] = [[n.night, n.rating.mu, n.rating.sigma, n.matches, n.wins, [n.stats[k] for k in PLAYER_STATS]]
+                           for n in lines]
+        return out
 
 
 def season_from_json(data: dict) -> Season:

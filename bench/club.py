@@ -10,9 +10,10 @@ between two pairs of the 200 players, 20 a night ten minutes apart, one night a 
 
 - **Cold**: ``GET /club/<id>`` (the season table) and ``GET /club/<id>/player/<n>`` (the
   player's page; its chart ``.../rating.svg`` too), each as the first request of a freshly
-  started server, 3 restarts, the median; twice: with the season table stored (the club
-  unchanged since it was last read) and played again (its stored tables dropped first: the
-  first read after a game ends, every game rated in order). Target: under 200 ms.
+  started server, 3 restarts, the median; three ways: every game rated again (the kept tables
+  dropped first, as after an Undo of an old game), after one more game (a club match played to
+  its end through the match service just before: the kept season goes on with it), and with the
+  season kept (the club unchanged since it was last read). Target: under 200 ms.
 - **Warm**: the same requests 10 more times each, median.
 - **Core**: :func:`scorer.core.club.play_season` of the 2,000 games in this process (the
   openskill updates and the table), median of 5.
@@ -130,12 +131,33 @@ def forget_tables(db_path: str) -> None:
         db.close()
 
 
+def one_more_game(db_path: str, cid: str, seed: int) -> None:
+    """A club match of four of the players played to its end through the match service, as a
+    table plays it: its end writes the game's facts (the club's listener)."""
+    from functools import partial
+
+    from scorer.app import club_service, store
+    from scorer.app.match_service import MatchService
+
+    matches = MatchService()
+    matches.listeners.append(partial(club_service.on_action, matches=matches))
+    db = store.connect(db_path)
+    try:
+        club = club_service.load(db, cid)
+        a, b, c, d = random.Random(seed).sample(sorted(club.players), 4)
+        row = club_service.start_match(db, matches, club, [[a, b], [c, d]], variant=VARIANT, options={})
+        for version, action in enumerate(random_game(seed)):
+            matches.act(db, row.id, action, version)
+    finally:
+        db.close()
+
+
 def run() -> dict[str, Any]:
     server_cores, client_cores = server.cores()
     os.sched_setaffinity(0, client_cores)
     folder = Path(tempfile.mkdtemp(prefix="truco-bench-club-"))
     db = str(folder / "club.sqlite3")
-    modes = ("played", "stored")
+    modes = ("played", "one_more", "stored")
     try:
         cid, built_s = build(db)
         paths = {"season_table": f"/club/{cid}", "player_page": f"/club/{cid}/player/7",
@@ -148,6 +170,8 @@ def run() -> dict[str, Any]:
                 for mode in modes:
                     if mode == "played":
                         forget_tables(db)
+                    elif mode == "one_more":  # the kept tables are current: the reads below made them
+                        one_more_game(db, cid, seed=len(cold[(name, mode)]) * 10 + len(paths))
                     srv = server.start(server_cores, db=db)
                     try:
                         client = Client(srv.base)
@@ -182,7 +206,8 @@ def main() -> int:
     ok = all(r[f"{n}_cold_stored_ms"] < TARGET_MS for n in ("season_table", "player_page"))
     for name in ("season_table", "player_page", "rating_chart"):
         print(f"{name}: cold (fresh server), season stored {r[f'{name}_cold_stored_ms']} ms"
-              f" (runs {r[f'{name}_cold_stored_runs_ms']}); played again (first read after a game ends)"
+              f" (runs {r[f'{name}_cold_stored_runs_ms']}); after one more game {r[f'{name}_cold_one_more_ms']} ms"
+              f" (runs {r[f'{name}_cold_one_more_runs_ms']}); every game rated again"
               f" {r[f'{name}_cold_played_ms']} ms (runs {r[f'{name}_cold_played_runs_ms']});"
               f" warm {r[f'{name}_warm_ms']} ms; {r[f'{name}_bytes']} bytes")
     print(f"core: the season of {r['games']} games played in this process: {r['core_season_ms']} ms")

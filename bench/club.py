@@ -43,7 +43,7 @@ PLAYERS, GAMES, DISTINCT = 200, 2000, 60
 #: The variant of the default match (the registry's, as every bench names it).
 VARIANT = default_variant().id
 TARGET_MS = 200
-START = 1_767_200_000.0  # 2025-12-31, a Wednesday night
+START = 1_730_484_000.0  # 2024-11-01 18:00 UTC: the 100 weekly nights end before the bench runs
 
 
 def random_game(seed: int) -> list[dict[str, Any]]:

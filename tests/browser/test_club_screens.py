@@ -1,6 +1,7 @@
 """The season table and a player's page in Chromium (issue 32; docs/club.md): a club of eight
 players over three nights, imported through the API of a real ``truco serve``, read on a phone
-(360x640) and a TV (1920x1080): nothing wider than the screen, the table and the chart shown.
+(360x640) and a TV (1920x1080): nothing wider than the screen, the table and the chart shown,
+no serious accessibility fault (axe, on the phone).
 With ``CLUB_SHOTS=<folder>`` the pages are also saved there as PNG (the issue's screenshots)."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM_ARGS, request  # noqa: F401 (the folder's conftest, as the other tests import it)
+from conftest import PHONE, axe_violations, new_context, request
 
 NIGHTS = ("2026-11-06T22:00", "2026-11-13T22:00", "2026-11-20T22:00")
 PLAYERS = ["Ana Souza", "Beto Lima", "Caio Prado", "Duda Reis", "Eva Nunes", "Fabi Costa", "Gui Alves", "Helô Dias"]
@@ -53,7 +54,9 @@ def club(servers):
 def test_season_table_and_player_page_fit_the_screen(chromium, club, width, height):
     server, cid = club
     shots = Path(os.environ["CLUB_SHOTS"]) if os.environ.get("CLUB_SHOTS") else None
-    ctx = chromium.new_context(viewport={"width": width, "height": height}, locale="pt-BR")
+    phone = {"width": width, "height": height} == PHONE
+    ctx = new_context(chromium) if phone else chromium.new_context(viewport={"width": width, "height": height},
+                                                                    locale="pt-BR")
     try:
         page = ctx.new_page()
         page.goto(f"{server.url}/club/{cid}?season=1")
@@ -61,6 +64,8 @@ def test_season_table_and_player_page_fit_the_screen(chromium, club, width, heig
         assert page.locator("#season-table tbody tr").count() == len(PLAYERS)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert page.locator("#best-pairs li").count() >= 1
+        if phone:  # the phone context carries axe (tests/browser/conftest.py)
+            assert axe_violations(page) == []
         if shots:
             shots.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(shots / f"season-{width}x{height}.png"), full_page=width < 1000)
@@ -70,6 +75,8 @@ def test_season_table_and_player_page_fit_the_screen(chromium, club, width, heig
                                " && document.getElementById('rating-chart').naturalWidth > 0")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert page.locator("#nights tbody tr").count() == 3
+        if phone:
+            assert axe_violations(page) == []
         if shots:
             page.screenshot(path=str(shots / f"player-{width}x{height}.png"), full_page=width < 1000)
     finally:

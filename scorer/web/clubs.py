@@ -10,6 +10,7 @@ key>`` (the key in the path, as a tournament's); the season table ``/club/<id>``
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
@@ -116,9 +117,14 @@ def add_season(club: clubs.Club, key: str):
     return redirect(url_for("clubs.organizer", cid=club.row.id, key=key), 303)
 
 
+def whole(text: str | None) -> int | None:
+    """A form's number: 1 to 9 ASCII digits (``"²"`` is a digit to ``str.isdigit``, not to ``int``), else None."""
+    return int(text) if text and re.fullmatch(r"[0-9]{1,9}", text) else None
+
+
 def side_from_form(form, side: int) -> list[int]:
     """The players chosen for a side (``side0_1``..``side0_3``), blanks left out."""
-    return [int(v) for n in SEATS if (v := form.get(f"side{side}_{n}", "")).isdigit()]
+    return [n for seat in SEATS if (n := whole(form.get(f"side{side}_{seat}"))) is not None]
 
 
 @bp.post("/k/<cid>/<key>/matches")
@@ -179,9 +185,8 @@ def draw(club: clubs.Club, key: str):
     """Draw balanced teams from the players ticked and show them, each seat a choice the
     organizer may change (a swap). :raise 422: too few, uneven or unknown players."""
     form = request.form
-    ticked = [int(p) for p in form.getlist("player") if p.isdigit()]
-    size = int(form.get("size", "2")) if form.get("size", "2").isdigit() else 0
-    seed = int(form.get("seed", "0")) if form.get("seed", "0").isdigit() else 0
+    ticked = [n for p in form.getlist("player") if (n := whole(p)) is not None]
+    size, seed = whole(form.get("size")) or 0, whole(form.get("seed")) or 0
     try:
         teams = clubs.draw(get_db(), club, ticked, size, seed, clubs.season_of(club, form.get("season")))
     except TrucoError as e:
@@ -197,7 +202,7 @@ def teams_from_form(form) -> list[list[int]]:
         seats = [form.get(f"team{i}_{n}") for n in SEATS]
         if seats[0] is None:
             break
-        teams.append([int(v) for v in seats if v and v.isdigit()])
+        teams.append([n for v in seats if (n := whole(v)) is not None])
     return teams
 
 

@@ -121,6 +121,9 @@ def test_a_bad_checkin_is_said(client, form, words):
     ("{org}/seasons", {"first_night": "yesterday", "last_night": "2026-11-01"}, 422),
     ("{org}/matches", {"variant": "truco-15", "side0_1": "1", "side1_1": "1"}, 422),
     ("{org}/matches", {"variant": "nope", "side0_1": "1", "side1_1": "2"}, 422),
+    ("{org}/matches", {"variant": "truco-15", "side0_1": "²", "side1_1": "1"}, 422),
+    ("{org}/draw", {"player": ["²", "1", "2", "3"], "size": "²", "seed": "²"}, 422),
+    ("{org}/night", {"team1_1": "²", "team2_1": "1", "variant": "truco-15"}, 422),
     ("{wrong}/players", {"players": "Zé"}, 403),
     ("/k/nope/nope/players", {"players": "Zé"}, 404),
 ])

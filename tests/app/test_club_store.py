@@ -163,3 +163,41 @@ def test_the_first_read_after_a_game_rates_only_the_new_game(world, monkeypatch)
     monkeypatch.undo()
     db.execute("DELETE FROM club_table")
     assert clubs.core.season_to_json(clubs.play(db, club, None)) == clubs.core.season_to_json(going_on)
+
+
+def test_prune_keeps_a_clubs_history(world):
+    """``truco db prune`` deletes idle matches and tournaments, never a club's: its games are
+    the season's history (docs/club.md)."""
+    from scorer.app import store
+
+    db, matches, club = world
+    finish(db, matches, clubs.start_match(db, matches, club, [[1, 2], [3, 4]], variant="truco-15", options={}))
+    teams = clubs.draw(db, club, [1, 2, 3, 4], 2, seed=1)
+    clubs.create_night(db, club, teams, {"variant": "truco-15"}, default_name="Night", keys=KEYS)
+    lone = matches.create(db, variant="truco-15", options={}, names=["A", "B"], mano=0)
+    later = 10 ** 10
+    assert store.prune_tournaments(db, 0, now=later) == []
+    assert store.prune(db, 0, now=later) == [lone.id]
+    assert len(clubs.games(db, club.row.id)) == 1 and clubs.tournaments(db, club)
+
+
+def test_truco_db_copy_takes_the_club(world, migrated_db_url, tmp_path):
+    """``truco db copy`` copies a club with its matches: the copy's table is the source's."""
+    from click.testing import CliRunner
+
+    from scorer.app import store
+    from scorer.cli.main import cli
+
+    db, matches, club = world
+    finish(db, matches, clubs.start_match(db, matches, club, [[1, 2], [3, 4]], variant="truco-15", options={}))
+    target = tmp_path / "copy.sqlite3"
+    result = CliRunner().invoke(cli, ["db", "copy", "--from", str(migrated_db_url), "--to", str(target)])
+    assert result.exit_code == 0, result.output
+    assert "Copied 1 clubs (0 already there)" in result.output
+    copy = store.connect(target)
+    try:
+        there = clubs.load(copy, club.row.id)
+        assert club_records.season_csv(there, clubs.play(copy, there, None)) == \
+            club_records.season_csv(club, clubs.play(db, club, None))
+    finally:
+        copy.close()

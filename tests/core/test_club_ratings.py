@@ -72,8 +72,8 @@ def test_three_against_three():
     assert after[0][0].mu > 25.0 > after[1][0].mu
 
 
-@pytest.mark.parametrize(("sigma", "words"), [(8.33, "provisional"), (6.0, "provisional"), (5.99, "shaping"), (4.01, "shaping"),
-                                              (3.99, "settled")])
+@pytest.mark.parametrize(("sigma", "words"), [(8.33, "provisional"), (7.0, "provisional"), (6.99, "shaping"),
+                                              (5.0, "shaping"), (4.99, "settled")])
 def test_certainty_in_three_steps(sigma, words):
     assert certainty(Rating(25.0, sigma)) == words
 

@@ -28,10 +28,10 @@ DEFAULT_MU: float = MODEL.mu
 DEFAULT_SIGMA: float = MODEL.sigma
 
 #: Below these sigmas a rating is said to be "settled", then "taking shape"; above, it is
-#: "provisional" (docs/club.md "Ratings": a new player starts at 8.3; about 10 games of 2 v 2
-#: bring it under 6, about 30 under 4).
-SETTLED_SIGMA = 4.0
-SHAPING_SIGMA = 6.0
+#: "provisional" (docs/club.md "Ratings": a new player starts at 8.3; in a club of 12 drawn into
+#: random pairs, a player's sigma passed under 7 after about 11 games and under 5 after about 32).
+SETTLED_SIGMA = 5.0
+SHAPING_SIGMA = 7.0
 
 
 @dataclass(frozen=True)

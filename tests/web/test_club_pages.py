@@ -190,3 +190,29 @@ def test_an_import_larger_than_an_ordinary_body_is_taken(client):
     r = client.post("/api/clubs/import", json=body)
     assert r.status_code == 201, r.get_data(as_text=True)[:300]
     assert client.get(f"/api/clubs/{r.get_json()['id']}/season").get_json()["games"] == 150
+
+
+def test_a_clubs_limits_are_the_tournaments(tmp_path):
+    """docs/security.md: creating a club shares the tournaments' budget, importing one the imports',
+    and wrong organizer keys on one club slow that address on that club alone."""
+    from scorer.web import create_app
+
+    public = "https://truco.example"
+    app = create_app({"TESTING": True, "DATABASE": tmp_path / "l.sqlite3", "PUBLIC_URL": public,
+                      "RATE_LIMITS": {"tournament": "2/minute", "wrong_key": "3/minute", "import": "1/minute"}})
+    client = app.test_client()
+
+    def at(address):
+        return {"environ_base": {"REMOTE_ADDR": address}, "base_url": public}
+
+    made = [client.post("/clubs", data={"name": f"C{i}", "players": "A\nB"}, **at("203.0.113.7")) for i in range(3)]
+    assert [r.status_code for r in made] == [303, 303, 429]
+    assert client.post("/api/tournaments", json={"variant": "truco-15", "teams": ["A", "B"]},
+                       **at("203.0.113.7")).status_code == 429  # one budget with the tournaments
+    cid, key = made[0].headers["Location"].split("/")[-2:]
+    wrong = [client.get(f"/k/{cid}/guess", **at("198.51.100.9")).status_code for _ in range(5)]
+    assert wrong[:3] == [403] * 3 and set(wrong[3:]) == {429}
+    assert client.get(f"/k/{cid}/{key}", **at("198.51.100.10")).status_code == 200  # another address
+    body = client.get(f"/api/clubs/{cid}/export", **at("198.51.100.11")).get_json()
+    assert client.post("/api/clubs/import", json=body, **at("198.51.100.11")).status_code == 201
+    assert client.post("/api/clubs/import", json=body, **at("198.51.100.11")).status_code == 429

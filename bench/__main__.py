@@ -20,7 +20,10 @@ action p95 during a flood, bench/hosting.py); these two write their part of
 bench/stats.py; printed only); ``--only taps`` (two throttled phones: phone-to-phone delay and
 taps per silent loss, bench/taps.py, ``bench/results_taps.json``); ``--only heavy`` (a 64-team round
 robin's creation and heavy reads cold and warm, and another table's tap p95 during a heavy-read
-flood through nginx beside its quiet p95, bench/heavy_reads.py, ``bench/results_heavy.json``).
+flood through nginx beside its quiet p95, bench/heavy_reads.py, ``bench/results_heavy.json``); ``--only club`` (a club of 200
+players and 2,000 games: the season table and a player's page from a fresh server, bench/club.py;
+printed only); ``--only push`` (phone-to-phone delay with push beside the 1 s poll, an idle board's
+bytes, streams held by nginx, bench/push.py, ``bench/results_push.json``).
 """
 
 from __future__ import annotations
@@ -292,7 +295,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="shorter runs (numbers less stable)")
     ap.add_argument("--budget", type=float, default=170.0, help="seconds for the whole run (max 180)")
     ap.add_argument("--only", choices=["browser", "db", "tournament", "phones", "hosting", "stats", "offline", "taps",
-                                       "push", "heavy"],
+                                       "push", "heavy", "club"],
                     help="only these figures (db: SQLite vs PostgreSQL, 1 and 2 processes, written to "
                          "bench/results_db.json; tournament: a 64-team knockout); results.json is not written")
     ap.add_argument("--reference", metavar="PATH",
@@ -324,6 +327,10 @@ def main(argv: list[str] | None = None) -> int:
         from bench import offline
 
         return offline.main()
+    if args.only == "club":  # issue 32: bench/club.py
+        from bench import club
+
+        return club.main()
     if args.only == "stats":  # issue 22: bench/stats.py
         from bench import stats
 

@@ -61,7 +61,7 @@ def db_group() -> None:
 @click.option("--from", "source", required=True, help="Database to copy from: a SQLite path or URL, or postgresql://...")
 @click.option("--to", "target", required=True, help="Database to copy into (created or upgraded first).")
 def copy_command(source: str, target: str) -> None:
-    """Copy every tournament and match from SOURCE to TARGET and check each match replays
+    """Copy every tournament, club and match from SOURCE to TARGET and check each match replays
     to the same state and each tournament's matches are there.
 
     Tournaments and matches already in TARGET (same id) are left as they are and counted
@@ -75,6 +75,8 @@ def copy_command(source: str, target: str) -> None:
         # Tournaments first: every match a copied slot links to already exists, so it is copied below.
         tournaments = [tid for tid in store.tournament_ids(src) if store.copy_tournament(src, dst, tid)]
         skipped_t = len(store.tournament_ids(src)) - len(tournaments)
+        clubs = [cid for cid in store.club_ids(src) if store.copy_club(src, dst, cid)]  # issue 32
+        skipped_c = len(store.club_ids(src)) - len(clubs)
         copied, skipped, wrong = _copy_matches(src, dst)
         broken = [tid for tid in tournaments if store.unlinked_matches(dst, tid)]
     finally:
@@ -83,7 +85,8 @@ def copy_command(source: str, target: str) -> None:
     where = (f"from {store.describe(store.database_url(database_setting(source)))}"
              f" to {store.describe(store.database_url(database_setting(target)))}")
     click.echo(f"Copied {copied} matches ({skipped} already there) and {len(tournaments)} tournaments"
-               f" ({skipped_t} already there) {where}; {copied - len(wrong)} replay to the same state.")
+               f" ({skipped_t} already there) {where}; {copied - len(wrong)} replay to the same state."
+               + (f" Copied {len(clubs)} clubs ({skipped_c} already there)." if clubs or skipped_c else ""))
     if wrong:
         raise click.ClickException(f"{len(wrong)} copied matches replay differently: {', '.join(wrong)}")
     if broken:

@@ -5,7 +5,7 @@ actions, share, watch, polling), ``api`` (the matches' JSON API), ``records`` (a
 import, log as CSV and renaming), ``tools`` (Envido and manilha calculators), ``lang`` (language
 switch), ``shell`` (the offline page, service worker and manifest), ``tournaments`` and
 ``tournament_api`` (a tournament's pages and its JSON API), ``stats`` (the evening in
-numbers), and ``offline`` (the offline engine's bundle and the upload of a match started offline), and
+numbers), ``clubs`` and ``club_api`` (a club's pages, season table and records), and ``offline`` (the offline engine's bundle and the upload of a match started offline), and
 ``ops`` (health and metrics, from :mod:`scorer.web.ops`). Nothing is built at
 import time.
 """
@@ -81,13 +81,17 @@ def register_views(app: Flask) -> None:
     from scorer.app import tournament_service
     from scorer.web import tournament_api, tournaments  # tournaments (issue 11)
     from scorer.web import stats  # the evening in numbers (issue 22)
+    from scorer.app import club_service
+    from scorer.web import club_api, clubs  # clubs and seasons (issue 32)
 
     for blueprint in (matches.bp, api.bp, records.bp, tools.bp, lang.bp, shell.bp, offline.bp, tournaments.bp,
-                      tournament_api.bp, stats.bp):
+                      tournament_api.bp, stats.bp, clubs.bp, club_api.bp):
         app.register_blueprint(blueprint)
     keys = app.extensions["truco_tournament_keys"]
     app.extensions["truco_matches"].listeners.append(partial(tournament_service.on_action, keys=keys))
     app.extensions["truco_matches"].guards.append(tournament_service.guard)
+    matches_service = app.extensions["truco_matches"]
+    matches_service.listeners.append(partial(club_service.on_action, matches=matches_service))
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

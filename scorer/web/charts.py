@@ -178,3 +178,17 @@ def numbers_svg(names: Sequence[str], stats: Sequence[SideStats], title: str) ->
             chart.add(str(label), [values[key] for values in data[::-1]])
     svg = chart.render(is_unicode=True)
     return LEGENDS.sub(r"\g<1>20,", svg, count=1) if many else svg
+
+
+def rating_svg(nights: Sequence[tuple[str, float, float]], title: str) -> str:
+    """A player's rating over the nights (docs/club.md "A player's page"): ``nights`` as
+    ``(night, ordinal, mu)`` oldest first; two lines, the rating the table orders by and the
+    skill the model believes (the gap between them is three times its uncertainty). Returns the SVG."""
+    chart = pygal.Line(js=[], style=STYLE, width=640, height=420, title=title, dots_size=6, legend_at_bottom=True,
+                       legend_at_bottom_columns=2, truncate_legend=-1, x_label_rotation=30, truncate_label=-1,
+                       show_minor_x_labels=False, x_labels_major_every=max(1, -(-len(nights) // 8)),
+                       margin_right=30, include_x_axis=False, y_labels_major_count=6, show_minor_y_labels=False)
+    chart.x_labels = [night for night, _, _ in nights]
+    chart.add(gettext("Rating"), [round(o, 1) for _, o, _ in nights])
+    chart.add(gettext("Skill (mu)"), [round(m, 1) for _, _, m in nights])
+    return chart.render(is_unicode=True)

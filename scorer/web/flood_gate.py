@@ -49,11 +49,11 @@ BY_ADDRESS, BY_MATCH, BY_ADDRESS_AND_MATCH = "address", "match", "address and ma
 def counted_as(by: str, address: str, args: dict) -> str:
     """Who a request is for a limit counted ``by`` (:data:`BY_ADDRESS`, :data:`BY_MATCH` or
     :data:`BY_ADDRESS_AND_MATCH`): ``address``, the match or tournament id in the path's
-    ``args`` (``"none"`` without one), or ``"<address>/<id>"``. The limiter's key functions
+    ``args`` (a club's id too; ``"none"`` without one), or ``"<address>/<id>"``. The limiter's key functions
     (:mod:`scorer.web.security`) and the gate both call it, so they name a client alike."""
     if by == BY_ADDRESS:
         return address
-    match = str(args.get("match_id") or args.get("tid") or "none")
+    match = str(args.get("match_id") or args.get("tid") or args.get("cid") or "none")
     return match if by == BY_MATCH else f"{address}/{match}"
 
 

@@ -89,16 +89,22 @@ HEAVY = STATS + ("records.export", "records.log_csv", "tournament_api.export", "
                  "tournaments.team_page")
 #: The match's export its own phones read with the edit key (8 phones after every change fit in 600 a minute).
 MATCH_COPY = ("matches.keyed_export",)
+#: A club's pages and records (issue 32): the organizer's pages are opened with a key in their path;
+#: the season table, a player's page, the chart, the exports and the CSV are heavy reads.
+CLUB_PAGES = ("clubs.organizer", "clubs.checkin", "clubs.draw", "clubs.start_night", "clubs.add_players",
+              "clubs.add_season", "clubs.start_match")
+CLUB_READS = ("clubs.season", "clubs.player", "clubs.rating_chart", "club_api.export", "club_api.season_json",
+              "club_api.season_csv")
 #: Which endpoints each limit covers (one budget shared by the endpoints of a kind).
 LIMITED = {
     "create": ("matches.create", "api.create_match"),
-    "tournament": ("tournaments.create", "tournament_api.create"),
-    "import": ("records.restore", "offline.upload_match"),
+    "tournament": ("tournaments.create", "tournament_api.create", "clubs.create"),
+    "import": ("records.restore", "offline.upload_match", "club_api.import_club"),
     "action": WRITES,
     "match_action": WRITES,
-    "wrong_key": WRITES + MATCH_PAGES + MATCH_COPY + TOURNAMENT_PAGES,
+    "wrong_key": WRITES + MATCH_PAGES + MATCH_COPY + TOURNAMENT_PAGES + CLUB_PAGES,
     "read": ("api.get_match", "tournament_api.state", "tournaments.tv", "tournaments.tv_live")
-    + tuple(dict.fromkeys(EXPORTS + TOURNAMENT_PAGES + STATS)),
+    + tuple(dict.fromkeys(EXPORTS + TOURNAMENT_PAGES + STATS + CLUB_READS)),
     "match_read": EXPORTS,
     "match_copy": MATCH_COPY,
     "heavy_read": HEAVY,

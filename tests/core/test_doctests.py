@@ -20,6 +20,14 @@ FRONT_DOOR = [
     "scorer.core.envido_points",
     "scorer.core.card_order",
 ]
+#: The club's modules (issue 32): each shows at least one example.
+CLUB = ["scorer.core.club.ratings", "scorer.core.club.season", "scorer.core.club.draw"]
+
+
+@pytest.mark.parametrize("name", CLUB)
+def test_the_clubs_examples_run(name):
+    results = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS, report=True)
+    assert results.attempted >= 1 and results.failed == 0
 
 
 @pytest.mark.parametrize("name", FRONT_DOOR)

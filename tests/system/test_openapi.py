@@ -171,6 +171,14 @@ def valid_bodies(path: str, session, server, match) -> list[dict]:
                                                {"kind": "abandonment", "slot": "main:1:2", "abandoned": 1},
                                                {"kind": "confirm", "slot": "main:1:1", "side": 2},
                                                {"kind": "reopen", "slot": "main:1:1", "confirmed": True}],
+        "/api/clubs/import": [{"format": "truco-scorer-club/1", "name": "Peña",
+                               "players": [{"player": 1, "name": "Ana", "nickname": "Aninha"}, {"player": 2, "name": "Beto"}],
+                               "seasons": [{"name": "2026", "first_night": "2026-01-01", "last_night": "2026-12-31"}],
+                               "games": [{"sides": [[1], [2]], "winner": 0, "ended": 1.8e9, "variant": "truco-15",
+                                          "options": {}, "mano": 0,
+                                          "actions": [{"type": "call", "side": 0, "call": "truco"},
+                                                      {"type": "no_quiero", "side": 1},
+                                                      *[{"type": "adjust", "side": 0, "delta": 1}] * 14]}]}],
     }.get(path, [])
 
 

@@ -208,7 +208,7 @@ def real_path_values(client, match, tournament) -> dict[str, str]:
     """A real value for each ``<name>`` a route takes, so a NUL put in one of them is the only
     thing wrong with the path."""
     return {"match_id": match["id"], "key": match["edit_key"], "tid": tournament["id"], "slot": "main:1:1",
-            "code": "en", "digest": "0" * 16, "filename": "js/table.js"}
+            "code": "en", "digest": "0" * 16, "filename": "js/table.js", "cid": "club0"}
 
 
 def test_a_nul_in_any_path_part_is_a_404_before_any_query(client, app):

@@ -53,8 +53,8 @@ from scorer.app.store.match_stats import keep_sides, kept_sides
 from scorer.app.store.migrations import MIGRATIONS, init_db, migrate, run_script, schema_version
 from scorer.app.store.series import create_rematch, series_games, series_tally
 from scorer.app.store.upkeep import (
-    MATCH_COLUMNS, PrunedTournament, copy_match, copy_tournament, match_ids, prune, prune_tournaments, tournament_ids,
-    unlinked_matches,
+    MATCH_COLUMNS, PrunedTournament, club_ids, copy_club, copy_match, copy_tournament, match_ids, prune,
+    prune_tournaments, tournament_ids, unlinked_matches,
 )
 from scorer.core.errors import RuleError
 
@@ -63,7 +63,7 @@ __all__ = [
     "InterfaceError", "KEY_HASH_PREFIX", "KnownTap", "MATCH_COLUMNS", "MATCH_ID_BYTES", "MIGRATIONS", "MatchRow",
     "PollStamp", "poll_stamp",
     "OperationalError", "PrunedTournament", "Row", "Rows", "RuleError", "STATEMENT_LISTENERS", "UNAVAILABLE", "append_action", "connect",
-    "copy_match", "copy_tournament", "create_match", "create_matches", "create_rematch", "database_url", "describe", "dispose_all", "engine", "get_action",
+    "club_ids", "copy_club", "copy_match", "copy_tournament", "create_match", "create_matches", "create_rematch", "database_url", "describe", "dispose_all", "engine", "get_action",
     "actions_of", "get_actions", "get_match", "get_matches", "hash_key", "import_match", "init_db", "keep_sides", "kept_sides", "match_ids", "migrate",
     "new_edit_key", "new_id", "prune", "prune_tournaments", "rename_match", "run_script", "schema_version", "series_games", "series_tally",
     "sqlite_path", "tap_seq", "tournament_ids", "unlinked_matches", "write",

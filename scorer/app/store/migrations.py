@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import Callable
 from importlib import resources
 
+from scorer.app.store.clubs import CLUB_TABLES
 from scorer.app.store.connection import Database, write
 from scorer.app.store.keys import KEY_HASH_PREFIX, hash_key
 from scorer.core.variants import VARIANTS
@@ -160,6 +161,8 @@ MIGRATIONS: list[str | dict[str, str] | Callable[[Database], None]] = [
     _options_before,
     # 11: each game's statistics as last counted, by version (issue 31).
     MATCH_STATS_TABLE,
+    # 12: clubs, their players, seasons, series and tournaments, and each finished club game (issue 32).
+    CLUB_TABLES,
 ]
 
 

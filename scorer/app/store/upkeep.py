@@ -65,6 +65,9 @@ TOURNAMENT_TABLES = (("tournament", "id", "id"), ("tournament_slot", "tournament
 #: the tournament).
 _TOURNAMENT_SERIES = ("SELECT series_id FROM tournament_slot WHERE series_id IS NOT NULL"
                       " UNION SELECT series_id FROM tournament_dropped")
+#: A club's tournaments and series: its history, never pruned (docs/club.md "Export and import").
+_CLUB_TOURNAMENTS = "SELECT tournament_id FROM club_tournament"
+_CLUB_SERIES = "SELECT series_id FROM club_series"
 #: The matches of tournament ``:t`` (its slots' series).
 _TOURNAMENT_MATCHES = ("SELECT m.id FROM match m WHERE m.series IN (SELECT series_id FROM tournament_slot"
                        " WHERE tournament_id = :t)")
@@ -101,6 +104,42 @@ def copy_tournament(source: Database, target: Database, tid: str) -> bool:
     return True
 
 
+#: The tables of a club, copied row by row as stored (its kept season tables are not: the target
+#: plays each season again at its first read).
+CLUB_TABLES = (("club", "id", "id"), ("club_player", "club_id", "player"), ("club_season", "club_id", "season"),
+               ("club_series", "club_id", "series_id"), ("club_tournament", "club_id", "tournament_id"),
+               ("club_game", "club_id", "match_id"))
+
+
+def club_ids(db: Database) -> list[str]:
+    """Every stored club id, oldest first."""
+    return list(db.execute("SELECT id FROM club ORDER BY created, id").scalars())
+
+
+def copy_club(source: Database, target: Database, cid: str) -> bool:
+    """Copy one club from ``source`` to ``target`` in one transaction, keeping its id and every
+    column as stored (the organizer key's hash, players, seasons, the series and tournaments that
+    belong to it, its finished games' facts). Its matches and tournaments are copied apart. False
+    (nothing written) when ``target`` already has a club with that id.
+
+    :raise LookupError: ``source`` has no such club.
+    """
+    rows = {table: source.execute(f"SELECT * FROM {table} WHERE {key} = :id ORDER BY {order}",
+                                  {"id": cid}).mappings().all()
+            for table, key, order in CLUB_TABLES}
+    if not rows["club"]:
+        raise LookupError(cid)
+    with write(target):
+        if target.execute("SELECT 1 FROM club WHERE id = :id", {"id": cid}).first() is not None:
+            return False
+        for table, _key, _order in CLUB_TABLES:
+            if rows[table]:
+                cols = list(rows[table][0])
+                target.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join(':' + c for c in cols)})",
+                               [dict(r) for r in rows[table]])
+    return True
+
+
 def unlinked_matches(db: Database, tid: str) -> list[str]:
     """The match ids a tournament's slots link to that ``db`` does not have (none once a
     copy is whole: every table link opens its match)."""
@@ -124,11 +163,13 @@ def prune_tournaments(db: Database, idle_seconds: float, *, dry_run: bool = Fals
     """Delete every tournament in which nothing happened for ``idle_seconds``: no change
     to the tournament itself (its ``updated``: results, corrections, confirmations, new
     matches) and no action on any of its matches. It goes whole: its row, slots, audit,
-    and the matches of its slots' series with their actions and recorded taps. Returns them (or, with
-    ``dry_run``, those that would go), oldest first."""
+    and the matches of its slots' series with their actions and recorded taps. A club's tournament
+    stays (its games are the club's history). Returns them (or, with ``dry_run``, those that
+    would go), oldest first."""
     cutoff = (time.time() if now is None else now) - idle_seconds
     idle = ("SELECT t.id FROM tournament t WHERE t.updated < :cutoff AND NOT EXISTS (SELECT 1 FROM tournament_slot s"
-            " JOIN match m ON m.series = s.series_id WHERE s.tournament_id = t.id AND m.updated >= :cutoff)")
+            " JOIN match m ON m.series = s.series_id WHERE s.tournament_id = t.id AND m.updated >= :cutoff)"
+            f" AND t.id NOT IN ({_CLUB_TOURNAMENTS})")
     out: list[PrunedTournament] = []
     with write(db):
         for tid, name in db.execute(f"SELECT id, name FROM tournament WHERE id IN ({idle}) ORDER BY created, id",
@@ -151,13 +192,13 @@ def prune(db: Database, idle_seconds: float, *, dry_run: bool = False, now: floa
     """Delete the matches of every Revanche series in which nothing changed for
     ``idle_seconds`` (finished and abandoned alike; a series goes whole, so a tally is
     never cut), with their actions and recorded taps, except a tournament's (:func:`prune_tournaments`
-    deletes those with their tournament). Returns the ids deleted (or, with ``dry_run``,
+    deletes those with their tournament) and a club's (its history: kept). Returns the ids deleted (or, with ``dry_run``,
     that would be), oldest first.
     """
     cutoff = (time.time() if now is None else now) - idle_seconds
     idle = ("SELECT id FROM match WHERE series IN"
             " (SELECT series FROM match GROUP BY series HAVING MAX(updated) < :cutoff)"
-            f" AND series NOT IN ({_TOURNAMENT_SERIES})")
+            f" AND series NOT IN ({_TOURNAMENT_SERIES}) AND series NOT IN ({_CLUB_SERIES})")
     with write(db):
         ids = list(db.execute(idle + " ORDER BY created, id", {"cutoff": cutoff}).scalars())
         if ids and not dry_run:

@@ -190,9 +190,9 @@ class Phone:
         return r.status, (json.loads(text) if is_json and text else text), r.headers
 
 
-def pushed_servers(db: Path, count: int = 1, ping_seconds: int = 1, started: list | None = None,
+def pushed_servers(db: Path | str, count: int = 1, ping_seconds: int = 1, started: list | None = None,
                    connections: int = 512):
-    """``count`` ``truco serve`` processes (granian, the hosted recipe) on the database ``db``,
+    """``count`` ``truco serve`` processes (granian, the hosted recipe) on the database ``db`` (a path or URL),
     each publishing to the push publisher of one nginx in front of the first, whose streams
     ping every ``ping_seconds`` (docs/hosting.md, "Push"): ``(servers, proxy)``. Each is
     appended to ``started`` as it starts (stop them in reverse: :func:`stop_all`)."""

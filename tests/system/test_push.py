@@ -20,12 +20,13 @@ TAP = {"type": "adjust", "side": 0, "delta": 1}
 
 
 @pytest.fixture
-def pushed(tmp_path):
-    """``pushed(count)``: ``count`` truco serve processes on one database, each publishing to
-    nginx's push publisher, and nginx in front of the first (pings every second)."""
+def pushed(db_url):
+    """``pushed(count)``: ``count`` truco serve processes on one database (SQLite, and the hosted
+    recipe's PostgreSQL), each publishing to nginx's push publisher, and nginx in front of the
+    first (pings every second)."""
     nginx_proxy.require()
     started: list = []
-    yield lambda count=1: nginx_proxy.pushed_servers(tmp_path / "pushed.sqlite3", count, 1, started)
+    yield lambda count=1: nginx_proxy.pushed_servers(db_url, count, 1, started)
     nginx_proxy.stop_all(started)
 
 

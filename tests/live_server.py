@@ -64,9 +64,11 @@ class OutputLines:
 class Server:
     """One ``truco serve`` process on a SQLite path or a database URL (``args``: more
     options; ``offline_engine``: let phones fetch the offline rules engine, off unless a test
-    is about it): ``port``, ``stop()``, ``kill()`` (SIGKILL)."""
+    is about it): ``port``, ``stop()``, ``kill()`` (SIGKILL). It waits for its "Listening on"
+    line, at most ``timeout`` seconds between two lines of its output (a loaded machine, a cold
+    minify of the pages' scripts: minutes are not unheard of at a load of 10)."""
 
-    def __init__(self, db: Path | str, timeout: float = 20.0, threads: int = 8, ghost_tap_ms: int | None = None,
+    def __init__(self, db: Path | str, timeout: float = 90.0, threads: int = 8, ghost_tap_ms: int | None = None,
                  args: list[str] | tuple[str, ...] = (), offline_engine: bool = False) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         cmd = [str(TRUCO), "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db),

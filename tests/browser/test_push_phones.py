@@ -30,15 +30,13 @@ def hosted(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """A Chromium that finds the public host name on this machine."""
-    from playwright import sync_api
-
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM,
-                                     args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"])
-        yield chromium
-        chromium.close()
+def browser(chromium):
+    """A Chromium that finds the public host name on this machine (launched by the session's
+    Playwright: one Playwright per process)."""
+    browser = chromium.browser_type.launch(executable_path=CHROMIUM,
+                                           args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"])
+    yield browser
+    browser.close()
 
 
 def new_match(proxy) -> dict:

@@ -11,10 +11,17 @@
    html[data-push]: "live" while the stream is trusted, "off" otherwise. */
 (function () {
   "use strict";
-  var stream = document.getElementById("push");
-  if (!stream || !window.htmx) return;
-  var root = document.documentElement, targetId = stream.dataset.target || "scoreboard";
-  var pingMs = (parseInt(stream.dataset.ping, 10) || 20) * 1000;
+  var spec = document.getElementById("push");
+  if (!spec || !window.htmx || !spec.dataset.stream) return;
+  /* The stream's element is made here and handed to htmx once htmx has started (its start is a
+     task queued when its own deferred script ran, before this one): htmx goes over the page
+     once, maybe before the extension's script ran, so an element in the page could be opened
+     twice or never. */
+  var stream = document.createElement("div");
+  stream.hidden = true;
+  stream.setAttribute("hx-sse:connect", spec.dataset.stream);
+  var root = document.documentElement, targetId = spec.dataset.target || "scoreboard";
+  var pingMs = (parseInt(spec.dataset.ping, 10) || 20) * 1000;
   var SAFETY_MS = 10 * 60 * 1000;
   var heardAt = -Infinity, polledAt = performance.now(), wanted = false;
 
@@ -54,6 +61,16 @@
   });
   /* A trusted stream is news enough: the board's "no news" note (table.js) stays away while nothing
      changes, but not while a tap waits for its answer. */
+  function open() {
+    spec.replaceWith(stream);
+    stream.id = "push";
+    htmx.process(stream);
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { setTimeout(open, 0); });
+  } else {
+    setTimeout(open, 0);
+  }
   setInterval(function () {
     say();
     if (live() && (root.dataset.tap || "idle") === "idle" && window.trucoTable) window.trucoTable.heard();

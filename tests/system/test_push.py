@@ -110,9 +110,9 @@ def test_a_board_opens_its_stream_only_where_push_is_on(pushed, tmp_path):
     phone = Phone(proxy, "127.0.0.2")
     match = new_match(phone)
     status, html, _ = phone.request("GET", f"/m/{match['id']}/{match['edit_key']}")
-    assert status == 200 and f'hx-sse:connect="/push/m/{match["id"]}"' in html and 'data-ping="1"' in html
+    assert status == 200 and f'data-stream="/push/m/{match["id"]}"' in html and 'data-ping="1"' in html
     status, html, _ = phone.request("GET", f"/w/{match['id']}")
-    assert status == 200 and f'hx-sse:connect="/push/m/{match["id"]}"' in html
+    assert status == 200 and f'data-stream="/push/m/{match["id"]}"' in html
     laptop = Server(tmp_path / "laptop.sqlite3")  # truco serve as README starts it: no push, the phones poll
     try:
         conn = http.client.HTTPConnection("127.0.0.1", laptop.port, timeout=10)
@@ -121,7 +121,7 @@ def test_a_board_opens_its_stream_only_where_push_is_on(pushed, tmp_path):
         conn.request("GET", f"/m/{made['id']}/{made['edit_key']}")
         page = conn.getresponse().read().decode()
         conn.close()
-        assert "hx-sse" not in page and 'id="push"' not in page and 'hx-trigger="every 1s' in page
+        assert "data-stream" not in page and "hx-sse" not in page and 'id="push"' not in page and 'hx-trigger="every 1s' in page
     finally:
         laptop.stop()
 
@@ -140,9 +140,9 @@ def test_the_tv_hears_its_tournaments_table_and_the_organizer_page_opens_its_str
     status, t, _ = phone.request("POST", "/api/tournaments", {"variant": "paulista", "teams": ["A", "B", "C", "D"]})
     assert status == 201, t
     status, html, _ = phone.request("GET", f"/tv/{t['id']}")
-    assert status == 200 and f'hx-sse:connect="/push/t/{t["id"]}"' in html and 'data-target="tv-board"' in html
+    assert status == 200 and f'data-stream="/push/t/{t["id"]}"' in html and 'data-target="tv-board"' in html
     status, html, _ = phone.request("GET", t["organizer_url"].split(HOST, 1)[-1])
-    assert status == 200 and f'hx-sse:connect="/push/t/{t["id"]}"' in html and 'data-target="changed"' in html
+    assert status == 200 and f'data-stream="/push/t/{t["id"]}"' in html and 'data-target="changed"' in html
     status, state, _ = phone.request("GET", f"/api/tournaments/{t['id']}", headers={"X-Organizer-Key": t["organizer_key"]})
     assert status == 200, state
     first_round = state["rounds"][0]["matches"]

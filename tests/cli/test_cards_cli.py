@@ -25,7 +25,7 @@ def run_json(runner, args):
 # --- envido -----------------------------------------------------------------------------------
 
 def test_envido_issue_example(runner):
-    # Issue: `truco envido 7o 6o 5c`; REFERENCE.md 8 ex. 1: 7 oro, 6 oro, 5 copa -> 33.
+    # Issue: `truco envido 7o 6o 5c`; docs/rules.md §Envido count: 7 oro, 6 oro, 5 copa -> 33.
     result, data = run_json(runner, ["envido", "7o", "6o", "5c"])
     assert result.exit_code == 0
     assert data["points"] == 33
@@ -45,8 +45,8 @@ def test_envido_text_output(runner):
 
 
 def test_envido_flor(runner):
-    # REFERENCE.md 8 ex. 8: 7, 6, 5 de espada con flor -> flor 38; a Flor in play sings the
-    # Flor, not Envido (REFERENCE.md 1.7; issue 13 item 1): no Envido count.
+    # docs/rules.md §Flor count: 7, 6, 5 de espada con flor -> flor 38; a Flor in play sings the
+    # Flor, not Envido (docs/rules.md §Flor cancels Envido; issue 13 item 1): no Envido count.
     result, data = run_json(runner, ["envido", "7 de espada", "6e", "5e", "--flor", "--lang", "es"])
     assert result.exit_code == 0
     assert (data["points"], data["flor"], data["flor_points"]) == (None, True, 38)
@@ -55,7 +55,7 @@ def test_envido_flor(runner):
 
 
 def test_envido_muestra(runner):
-    # REFERENCE.md 8 ex. 11: muestra 1 espada; 5 espada, 4 copa, 3 espada -> 32.
+    # docs/rules.md §Envido count with a muestra: muestra 1 espada; 5 espada, 4 copa, 3 espada -> 32.
     result, data = run_json(runner, ["envido", "5e", "4c", "3e", "--muestra", "1e"])
     assert result.exit_code == 0
     assert data["points"] == 32
@@ -96,7 +96,7 @@ def test_envido_bad_token_is_named_with_accepted_forms(runner):
 # --- manilha ----------------------------------------------------------------------------------
 
 def test_manilha_issue_example(runner):
-    # Issue: `truco manilha 7`; seed 001: vira 7 -> the Qs; zap paus > copas > espadilha > pica-fumo.
+    # Issue: `truco manilha 7`; docs/rules.md §Vira and manilhas: vira 7 -> the Qs; zap paus > copas > espadilha > pica-fumo.
     result, data = run_json(runner, ["manilha", "7"])
     assert result.exit_code == 0
     assert data["manilhas"] == ["10b", "10c", "10e", "10o"]
@@ -112,13 +112,13 @@ def test_manilha_issue_example(runner):
 @pytest.mark.parametrize(
     ("args", "manilhas"),
     [
-        (["3"], ["4b", "4c", "4e", "4o"]),  # REFERENCE.md 8 ex. 19
-        (["K"], ["1b", "1c", "1e", "1o"]),  # ex. 21
+        (["3"], ["4b", "4c", "4e", "4o"]),  # docs/rules.md §Vira and manilhas, vira 3
+        (["K"], ["1b", "1c", "1e", "1o"]),  # docs/rules.md §Vira and manilhas, vira K
         (["A"], ["2b", "2c", "2e", "2o"]),
         (["2 de copas"], ["3b", "3c", "3e", "3o"]),
         (["J"], ["12b", "12c", "12e", "12o"]),
-        (["3", "--deck", "limpo"], ["10b", "10c", "10e", "10o"]),  # ex. 22
-        (["--variant", "mineiro"], ["4b", "7c", "1e", "7o"]),  # REFERENCE.md 4
+        (["3", "--deck", "limpo"], ["10b", "10c", "10e", "10o"]),  # docs/rules.md §Vira and manilhas, baralho limpo
+        (["--variant", "mineiro"], ["4b", "7c", "1e", "7o"]),  # docs/rules.md §Fixed manilhas
     ],
 )
 def test_manilha_table(runner, args, manilhas):
@@ -164,14 +164,14 @@ def test_manilha_json_rejects_other_variants():
     ("args", "winner"),
     [
         (["1 espada", "7 oro", "--variant", "truco-15"], "first"),  # the issue's example
-        (["3 oro", "7 oro"], "second"),  # ex. 25
-        (["1 copa", "1 oro"], "parda"),  # ex. 25
-        (["6o", "3e", "--variant", "paulista", "--vira", "5"], "first"),  # ex. 23
-        (["3e", "3c", "--variant", "paulista", "--vira", "5c"], "parda"),  # ex. 23
+        (["3 oro", "7 oro"], "second"),  # docs/rules.md §Argentine order
+        (["1 copa", "1 oro"], "parda"),  # docs/rules.md §Argentine order
+        (["6o", "3e", "--variant", "paulista", "--vira", "5"], "first"),  # docs/rules.md §Vira and manilhas
+        (["3e", "3c", "--variant", "paulista", "--vira", "5c"], "parda"),  # docs/rules.md §Vira and manilhas
         (["zap", "copeta", "--variant", "paulista", "--vira", "3o"], "first"),
         (["pica-fumo", "3e", "--variant", "mineiro"], "first"),  # 7 de ouros > any 3
-        (["10c", "1e", "--variant", "uruguaio", "--muestra", "6c"], "first"),  # ex. 26
-        (["1e", "2c", "--variant", "truc"], "second"),  # seed 004
+        (["10c", "1e", "--variant", "uruguaio", "--muestra", "6c"], "first"),  # docs/rules.md §Muestra and piezas
+        (["1e", "2c", "--variant", "truc"], "second"),  # docs/rules.md §Catalan order
         (["QH", "JH", "--lang", "en", "--variant", "paulista", "--vira", "J", "--deck", "limpo"],
          "second"),  # vira J -> Ks; Q < J
     ],
@@ -260,7 +260,7 @@ def test_manilha_json_junk_only_raises_card_error(vira, deck):
 
 
 def test_a_muestra_puts_flor_in_play():
-    """REFERENCE.md §8 example 17: muestra 6 oro; 2 oro, 4 oro, 7 copa is a Flor (two piezas)
+    """docs/rules.md §Envido count with a muestra: muestra 6 oro; 2 oro, 4 oro, 7 copa is a Flor (two piezas)
     worth 46 -- Uruguayan truco always plays Flor, so no --flor is needed (found by the breaker)."""
     from scorer.cli.cards_cli import envido_json
 

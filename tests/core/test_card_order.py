@@ -1,5 +1,5 @@
-"""Card order per variant, manilhas for a vira, piezas, compare (REFERENCE.md 1.2, 2.3, 3.2, 4,
-6.1, section 8 examples 19-26; seeds 000, 001, 002, 004)."""
+"""Card order per variant, manilhas for a vira, piezas, compare (docs/rules.md §Cards:
+§Argentine order, §Muestra and piezas, §Vira and manilhas, §Fixed manilhas, §Catalan order)."""
 
 import json
 import re
@@ -33,7 +33,7 @@ def codes(level):
     return sorted(card.code for card in level)
 
 
-# --- Argentine 14 levels (seed 000 "O baralho e a hierarquia", REFERENCE.md 1.2) --------------
+# --- Argentine 14 levels (docs/rules.md §Argentine order) ----------------------------------
 
 ARGENTINE_LEVELS = [
     ["1e"], ["1b"], ["7e"], ["7o"], ["3b", "3c", "3e", "3o"], ["2b", "2c", "2e", "2o"],
@@ -49,7 +49,7 @@ def test_argentine_levels(variant):
 
 
 def test_gauderio_top_four_from_seed_002():
-    # Seed 002 "Convenções": manilhas weakest to strongest 7 ouros, 7 espadas, 1 paus, 1 espadas;
+    # docs/rules.md §Argentine order (gauderio): manilhas weakest to strongest 7 ouros, 7 espadas, 1 paus, 1 espadas;
     # then 3 > 2 > 1 > 12 > 11 > 10 > 7 > 6 > 5 > 4 of all suits.
     order = card_order("gauderio")
     assert [level[0].code for level in order[:4]] == ["1e", "1b", "7e", "7o"]
@@ -60,14 +60,14 @@ def test_gauderio_top_four_from_seed_002():
 @pytest.mark.parametrize(
     ("first", "second", "variant", "winner"),
     [
-        # REFERENCE.md 8 ex. 25: 7 oro beats any 3; 1 copa ties 1 oro; 7 copa loses to any 10.
+        # docs/rules.md §Argentine order: 7 oro beats any 3; 1 copa ties 1 oro; 7 copa loses to any 10.
         ("7o", "3e", "truco-15", "first"),
         ("3b", "7o", "argentino-30", "second"),
         ("1c", "1o", "truco-15", "parda"),
         ("7c", "10b", "truco-15", "second"),
         # Issue example: 1 espada vs 7 oro.
         ("1e", "7o", "truco-15", "first"),
-        # Seed 000: a 3 beats a rey; two 6s or two reis are a parda; 3 espada vs 3 oro parda.
+        # docs/rules.md §Argentine order: a 3 beats a rey; two 6s or two reis are a parda; 3 espada vs 3 oro parda.
         ("3c", "12e", "truco-15", "first"),
         ("6e", "6b", "truco-15", "parda"),
         ("12o", "12c", "truco-15", "parda"),
@@ -75,7 +75,7 @@ def test_gauderio_top_four_from_seed_002():
         ("1b", "7e", "truco-15", "first"),
         ("7b", "7c", "truco-15", "parda"),
         ("4e", "5e", "truco-15", "second"),
-        # Catalan (seed 004): 3 2 1 12 11 10 7 6 5 4, suits irrelevant.
+        # docs/rules.md §Catalan order: 3 2 1 12 11 10 7 6 5 4, suits irrelevant.
         ("1e", "2c", "truc", "second"),
         ("1e", "1c", "truc", "parda"),
         ("7o", "10b", "truc", "second"),
@@ -93,14 +93,14 @@ def test_catalan_order():
     ]
 
 
-# --- Paulista (seed 001 "Valor das cartas e manilhas", REFERENCE.md 3.2) ---------------------
+# --- Paulista (docs/rules.md §Vira and manilhas) ---------------------------------------
 
 @pytest.mark.parametrize(
     ("vira", "deck", "rank"),
     [
-        (3, SUJO, 4),  # ex. 19 / seed 001: vira 3 -> the 4s
-        (7, SUJO, 10),  # ex. 20 / seed 001: vira 7 -> the Qs
-        (12, SUJO, 1),  # ex. 21: vira K -> As
+        (3, SUJO, 4),  # docs/rules.md §Vira and manilhas: vira 3 -> the 4s
+        (7, SUJO, 10),  # docs/rules.md §Vira and manilhas: vira 7 -> the Qs
+        (12, SUJO, 1),  # docs/rules.md §Vira and manilhas: vira K -> As
         (1, SUJO, 2),  # vira A -> 2s
         (2, SUJO, 3),  # vira 2 -> 3s
         (11, SUJO, 12),  # vira J -> Ks
@@ -108,7 +108,7 @@ def test_catalan_order():
         (4, SUJO, 5),
         (5, SUJO, 6),
         (6, SUJO, 7),
-        (3, LIMPO, 10),  # ex. 22 / seed 001: limpo, vira 3 -> the Qs
+        (3, LIMPO, 10),  # docs/rules.md §Vira and manilhas: limpo, vira 3 -> the Qs
         (12, LIMPO, 1),
         (10, LIMPO, 11),
     ],
@@ -119,7 +119,7 @@ def test_manilha_rank(vira, deck, rank):
 
 
 def test_manilhas_for_vira_3_strongest_first():
-    # REFERENCE.md 8 ex. 19: 4♣ (zap), then 4♥, 4♠, 4♦.
+    # docs/rules.md §Vira and manilhas: 4♣ (zap), then 4♥, 4♠, 4♦.
     manilhas = paulista_manilhas(c("3o"))
     assert [m.code for m in manilhas] == ["4b", "4c", "4e", "4o"]
     assert [manilha_name(m, manilhas) for m in manilhas] == ["zap", "copas", "espadilha",
@@ -130,12 +130,12 @@ def test_manilhas_for_vira_3_strongest_first():
 @pytest.mark.parametrize(
     ("first", "second", "vira", "winner"),
     [
-        ("6o", "3e", "5c", "first"),  # ex. 23: vira 5, 6♦ beats any 3
-        ("3e", "3c", "5c", "parda"),  # ex. 23: 3♠ vs 3♥ cangou
+        ("6o", "3e", "5c", "first"),  # docs/rules.md §Vira and manilhas: vira 5, 6♦ beats any 3
+        ("3e", "3c", "5c", "parda"),  # docs/rules.md §Vira and manilhas: 3♠ vs 3♥ cangou
         ("4b", "4c", "3o", "first"),  # zap beats copas
         ("4o", "4e", "3o", "second"),  # espadilha beats pica-fumo
         ("4o", "3e", "3o", "first"),  # the weakest manilha beats any 3
-        ("3o", "2c", "7e", "first"),  # seed 001: 3 2 A K J Q 7 6 5 4
+        ("3o", "2c", "7e", "first"),  # docs/rules.md §Vira and manilhas: 3 2 A K J Q 7 6 5 4
         ("12c", "11c", "7e", "first"),  # K beats J
         ("11b", "10e", "3o", "first"),  # J beats Q
         ("1e", "12o", "3o", "first"),  # A beats K; espadas has no special ace in Paulista
@@ -175,7 +175,7 @@ def test_limpo_rejects_cards_and_viras_outside_it():
     assert info.value.code == "not_in_deck"
 
 
-# --- Mineiro (REFERENCE.md 4, section 8 ex. 24) ----------------------------------------------
+# --- Mineiro (docs/rules.md §Fixed manilhas) -------------------------------------------
 
 def test_mineiro_manilhas():
     assert [m.code for m in MINEIRO_MANILHAS] == ["4b", "7c", "1e", "7o"]
@@ -203,18 +203,18 @@ def test_mineiro_compare(first, second, winner):
     assert compare(c(first), c(second), "mineiro") == winner
 
 
-# --- Uruguayan (REFERENCE.md 2.2-2.3, section 8 ex. 15, 26) ----------------------------------
+# --- Uruguayan (docs/rules.md §Muestra and piezas) ---------------------------------------
 
 @pytest.mark.parametrize(
     ("muestra", "expected"),
     [
         ("1e", ["2e", "4e", "5e", "11e", "10e"]),
         ("3c", ["2c", "4c", "5c", "11c", "10c"]),
-        ("4c", ["2c", "12c", "5c", "11c", "10c"]),  # ex. 15: the 12 copa is the "4"
+        ("4c", ["2c", "12c", "5c", "11c", "10c"]),  # docs/rules.md §Muestra and piezas: the 12 copa is the "4"
         ("2o", ["12o", "4o", "5o", "11o", "10o"]),
         ("11b", ["2b", "4b", "5b", "12b", "10b"]),
         ("10e", ["2e", "4e", "5e", "11e", "12e"]),
-        ("6o", ["2o", "4o", "5o", "11o", "10o"]),  # ex. 16: 12 oro stays ordinary
+        ("6o", ["2o", "4o", "5o", "11o", "10o"]),  # docs/rules.md §Muestra and piezas: 12 oro stays ordinary
     ],
 )
 def test_piezas(muestra, expected):
@@ -222,7 +222,7 @@ def test_piezas(muestra, expected):
 
 
 def test_uruguayan_order_muestra_copa():
-    # ex. 26: 2 copa > 4 copa > 5 copa > 11 copa > 10 copa > 1 espada; REFERENCE.md 2.3.
+    # docs/rules.md §Muestra and piezas: 2 copa > 4 copa > 5 copa > 11 copa > 10 copa > 1 espada.
     order = card_order("uruguaio", muestra=c("6c"))
     assert [codes(level) for level in order[:9]] == [
         ["2c"], ["4c"], ["5c"], ["11c"], ["10c"], ["1e"], ["1b"], ["7e"], ["7o"]
@@ -236,11 +236,11 @@ def test_uruguayan_order_muestra_copa():
 @pytest.mark.parametrize(
     ("first", "second", "muestra", "winner"),
     [
-        ("10c", "1e", "6c", "first"),  # ex. 26: the weakest pieza beats the ancho de espada
+        ("10c", "1e", "6c", "first"),  # docs/rules.md §Muestra and piezas: the weakest pieza beats the ancho de espada
         ("2c", "4c", "6c", "first"),
-        ("12c", "2c", "4c", "second"),  # ex. 15: 12 copa replaces the 4, second after 2 copa
+        ("12c", "2c", "4c", "second"),  # docs/rules.md §Muestra and piezas: 12 copa replaces the 4, second after 2 copa
         ("12c", "5c", "4c", "first"),
-        ("12o", "12c", "6o", "parda"),  # ex. 16: 12 oro ordinary
+        ("12o", "12c", "6o", "parda"),  # docs/rules.md §Muestra and piezas: 12 oro ordinary
         ("7o", "3e", "6o", "first"),  # matas beat the 3s
         ("2e", "2b", "6o", "parda"),
         ("4o", "5e", "6o", "first"),  # pieza 4 de oro

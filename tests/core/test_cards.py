@@ -110,7 +110,7 @@ def test_bad_token_shows_accepted_forms():
 
 
 def test_manilha_nicknames_with_manilhas_in_force():
-    # Paulista vira 3: manilhas are the 4s, paus > copas > espadas > ouros (REFERENCE.md 8 ex. 19).
+    # Paulista vira 3: manilhas are the 4s, paus > copas > espadas > ouros (docs/rules.md §Vira and manilhas).
     manilhas = (Card(4, "b"), Card(4, "c"), Card(4, "e"), Card(4, "o"))
     cards = parse_cards("zap, copeta, espadilha e pica-fumo", "pt", manilhas=manilhas)
     assert cards == manilhas
@@ -164,7 +164,7 @@ def test_parse_rank_errors(text, code):
 
 
 def test_decks():
-    # Spanish deck: 40 cards, no 8 or 9 (seed 000); baralho limpo Q J K A 2 3 (seed 001).
+    # Spanish deck: 40 cards, no 8 or 9 (docs/rules.md §Argentine order); baralho limpo Q J K A 2 3 (docs/rules.md §Vira and manilhas).
     assert len(DECK) == len(set(DECK)) == 40
     assert not any(c.rank in (8, 9) for c in DECK)
     assert len(LIMPO_DECK) == 24

@@ -1,6 +1,6 @@
 """Issue 13 item 6: cards read in any language where unambiguous.
 
-Suit letters (issue 3 / seed 000 "O baralho"): e espadas, b bastos/paus, p paus, c copas,
+Suit letters (issue 3 / docs/rules.md §Cards): e espadas, b bastos/paus, p paus, c copas,
 o oros/ouros in pt and es; s spades, c clubs, h hearts, d diamonds in en (clubs = paus,
 hearts = copas, diamonds = ouros). Only "c" means two suits; there the page's language decides.
 """
@@ -51,7 +51,7 @@ def test_the_envido_page_reads_any_language_and_says_how(client, headers, read):
     assert r.status_code == 200
     html = r.get_data(as_text=True)
     assert read in html
-    assert '<p class="big-number">29</p>' in html  # 5 + 4 de bastos + 20 (REFERENCE.md 1.3)
+    assert '<p class="big-number">29</p>' in html  # 5 + 4 de bastos + 20 (docs/rules.md §Envido count)
 
 
 def test_ambiguous_c_on_an_english_page_is_clubs_and_the_page_says_so(client):

@@ -1,4 +1,4 @@
-"""Envido and Flor points (REFERENCE.md 1.3, 1.7, 2.4 and section 8 examples 1-17; seeds 000, 002)."""
+"""Envido and Flor points (docs/rules.md §Envido count, §Flor count, §Envido count with a muestra)."""
 
 from itertools import combinations
 
@@ -19,7 +19,7 @@ def card(code):
 
 # (hand, flor in play, expected envido, expected flor or None, cards making the envido)
 ARGENTINE = [
-    # REFERENCE.md 8 ex. 1-10
+    # docs/rules.md §Envido count
     ("7 oro, 6 oro, 5 copa", False, 33, None, ["7o", "6o"]),
     ("1 espada, 1 basto, 1 copa", False, 1, None, None),
     ("12 espada, 11 espada, 4 oro", False, 20, None, ["12e", "11e"]),
@@ -29,16 +29,16 @@ ARGENTINE = [
     ("3 basto, 2 copa, 7 espada", False, 7, None, ["7e"]),
     ("7 espada, 6 espada, 5 espada", False, 33, None, ["7e", "6e"]),
     # Issue 13 item 1: a hand with a Flor in play sings its Flor and declares no Envido
-    # (REFERENCE.md 1.7 "A player holding flor may not sing envido"): points None.
+    # (docs/rules.md §Flor cancels Envido): points None.
     ("7 espada, 6 espada, 5 espada", True, None, 38, None),
     ("12 copa, 11 copa, 10 copa", True, None, 20, None),
     ("1 oro, 2 oro, 3 oro", True, None, 26, None),
-    # Seed 000 "Diagrama: dois valores de Envido revelados" and "o Envido interrompe um Truco".
+    # docs/rules.md §Envido count (Truco to 15's two diagrams).
     ("7 oro, 6 oro, 4 basto", False, 33, None, ["7o", "6o"]),
     ("5 copa, 10 copa, 4 espada", False, 25, None, ["5c", "10c"]),
     ("6 espada, 5 espada, 1 oro", False, 31, None, ["6e", "5e"]),
     ("7 basto, 3 copa, 2 oro", False, 7, None, ["7b"]),
-    # Seed 002 "Envido": Ás de copas, 7 de copas, 6 de paus = 28; ás paus, 3 espadas, 4 ouros = 4.
+    # docs/rules.md §Gaudério Envido: Ás de copas, 7 de copas, 6 de paus = 28; ás paus, 3 espadas, 4 ouros = 4.
     ("1 copa, 7 copa, 6 basto", False, 28, None, ["7c", "1c"]),
     ("1 basto, 3 espada, 4 oro", False, 4, None, ["4o"]),
     # Flor in play but no flor in the hand: flor_points stays None.
@@ -61,22 +61,22 @@ def test_argentine_envido_and_flor(text, flor, points, flor_points, used):
 
 # (muestra, hand, flor in play, expected envido, expected flor or None)
 URUGUAYAN = [
-    ("1e", "5 espada, 4 copa, 3 espada", False, 32, None),  # ex. 11: pieza 28 + 4
-    ("2o", "5 oro, 3 oro, 4 basto", False, 32, None),  # ex. 12: 28 + 4
-    ("1e", "6 oro, 12 oro, 5 copa", False, 26, None),  # ex. 13
-    ("1e", "12 copa, 11 copa, 3 basto", False, 20, None),  # ex. 13
-    ("1e", "6 basto, 7 basto, 5 oro", False, 33, None),  # ex. 13
-    # Two piezas make a Flor (REFERENCE.md 2.4): the Flor, and no Envido (issue 13 item 1).
-    ("11o", "2 oro, 4 oro, 5 oro", True, None, 47),  # ex. 14: flor 30 + 9 + 8
-    ("6o", "2 oro, 4 oro, 7 copa", True, None, 46),  # ex. 17: flor 30 + 9 + 7
+    ("1e", "5 espada, 4 copa, 3 espada", False, 32, None),  # docs/rules.md §Envido count with a muestra: pieza 28 + 4
+    ("2o", "5 oro, 3 oro, 4 basto", False, 32, None),  # docs/rules.md §Envido count with a muestra: 28 + 4
+    ("1e", "6 oro, 12 oro, 5 copa", False, 26, None),  # docs/rules.md §Envido count with a muestra
+    ("1e", "12 copa, 11 copa, 3 basto", False, 20, None),  # docs/rules.md §Envido count with a muestra
+    ("1e", "6 basto, 7 basto, 5 oro", False, 33, None),  # docs/rules.md §Envido count with a muestra
+    # Two piezas make a Flor (docs/rules.md §Envido count with a muestra): the Flor, and no Envido (issue 13 item 1).
+    ("11o", "2 oro, 4 oro, 5 oro", True, None, 47),  # docs/rules.md §Envido count with a muestra: flor 30 + 9 + 8
+    ("6o", "2 oro, 4 oro, 7 copa", True, None, 46),  # docs/rules.md §Envido count with a muestra: flor 30 + 9 + 7
     ("6o", "2 oro, 4 oro, 7 copa", False, None, 46),  # a muestra always plays Flor
-    ("4c", "12 copa, 1 espada, 3 basto", False, 32, None),  # ex. 15: 12 copa is the "4", 29 + 3
-    ("6o", "12 oro, 11 copa, 10 basto", False, 0, None),  # ex. 16: 12 oro ordinary
-    # One pieza and two cards of one suit make a Flor: pieza + the other two (REFERENCE.md 2.4).
+    ("4c", "12 copa, 1 espada, 3 basto", False, 32, None),  # docs/rules.md §Muestra and piezas: 12 copa is the "4", 29 + 3
+    ("6o", "12 oro, 11 copa, 10 basto", False, 0, None),  # docs/rules.md §Muestra and piezas: 12 oro ordinary
+    # One pieza and two cards of one suit make a Flor: pieza + the other two (docs/rules.md §Envido count with a muestra).
     ("1e", "5 espada, 3 copa, 2 copa", True, None, 33),
     # One pieza, the other two of different suits: no Flor even with Flor in play.
     ("1e", "5 espada, 3 copa, 2 oro", True, 31, None),
-    # Three of a suit without piezas: 20 + all three (pagat's scheme, REFERENCE.md 2.4).
+    # Three of a suit without piezas: 20 + all three (pagat's scheme, docs/rules.md §Envido count with a muestra).
     ("1e", "7 copa, 6 copa, 3 copa", True, None, 36),
     # The 11 (perico) and 10 (perica) are worth 27.
     ("3b", "11 basto, 7 oro, 12 copa", False, 34, None),
@@ -134,7 +134,7 @@ def test_bad_hands(cards, muestra, code):
 # --- exhaustive: every three-card hand against a brute-force definition ----------------------
 
 def brute_force_envido(cards):
-    """Independent definition from REFERENCE.md 1.3: the best over every pair and every single
+    """Independent definition from docs/rules.md §Envido count: the best over every pair and every single
     card, where a pair of one suit is 20 + both values and any other choice is one card's value."""
     def value(c):
         return c.rank if c.rank <= 7 else 0
@@ -147,7 +147,7 @@ def brute_force_envido(cards):
 
 
 def brute_force_flor(cards):
-    """REFERENCE.md 1.7: three of one suit -> 20 + the three values; otherwise no flor."""
+    """docs/rules.md §Flor count: three of one suit -> 20 + the three values; otherwise no flor."""
     if len({c.suit for c in cards}) != 1:
         return None
     return 20 + sum(c.rank if c.rank <= 7 else 0 for c in cards)
@@ -194,7 +194,7 @@ def test_every_hand_with_a_muestra_matches_the_brute_force():
         flor = len(held) >= 2 or len({c.suit for c in others}) == 1  # 2+ piezas; 1 + a pair; 3 of a suit
         if flor:
             # A Flor (two piezas; one pieza and two of a suit; three of a suit): it sings
-            # the Flor and declares no Envido (REFERENCE.md 1.7, 2.4; issue 13 item 1).
+            # the Flor and declares no Envido (docs/rules.md §Flor cancels Envido, §Envido count with a muestra; issue 13 item 1).
             expected = None
         elif not held:
             expected = brute_force_envido(cards)

@@ -4,11 +4,11 @@ For every three-card hand (and, with a muestra, every muestra), whatever Envido 
 count the calculator reports, a match of each variant accepts; and every count a match
 accepts is reported for some hand. The right values come from the rule texts:
 
-* REFERENCE.md 1.3: Envido 0-7 (highest single card) or 20-33 (20 + a suited pair).
-* REFERENCE.md 1.7: Flor 20 + three of a suit, 20-38; a hand with a Flor in play sings its
+* docs/rules.md §Envido count: Envido 0-7 (highest single card) or 20-33 (20 + a suited pair).
+* docs/rules.md §Flor count: Flor 20 + three of a suit, 20-38; a hand with a Flor in play sings its
   Flor, not Envido.
-* REFERENCE.md 2.4: with a muestra a pieza is worth 27-30; Envido = pieza + best other card
-  (27-37); two piezas, or one pieza and two of a suit, make a Flor (20-47, §8 ex. 14: 47).
+* docs/rules.md §Envido count with a muestra: with a muestra a pieza is worth 27-30; Envido = pieza + best other card
+  (27-37); two piezas, or one pieza and two of a suit, make a Flor (20-47; 47 at most).
 """
 
 from functools import lru_cache
@@ -118,13 +118,13 @@ def test_the_match_accepts_exactly_what_the_calculator_reports(variant, options,
 
 
 def test_the_issue_example_two_piezas_are_a_flor():
-    """`truco envido 2o 4o 7c --muestra 6o`: REFERENCE.md §8 ex. 17, a Flor of 46, no Envido 39."""
+    """`truco envido 2o 4o 7c --muestra 6o`: docs/rules.md §Envido count with a muestra, a Flor of 46, no Envido 39."""
     data = envido_json("2o 4o 7c", muestra="6o")
     assert data["points"] is None
     assert data["flor_points"] == 46
     match = awaiting("uruguaio", {}, True)
     match.apply({"type": "envido_points", "points": [46, 30]})
-    assert list(match.score) == [4, 0]  # flor vs flor compared: 4 to the better (§8 row 45)
+    assert list(match.score) == [4, 0]  # flor vs flor compared: 4 to the better (docs/rules.md §Flor values)
     assert data["possible"] == {"envido": [[0, 7], [20, 37]], "flor": [[20, 47]]}
 
 

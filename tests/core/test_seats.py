@@ -1,4 +1,4 @@
-"""scorer.core.seats: mano and dealer per hand at 4 and 6; redonda / pica-pica (REFERENCE.md 1.1)."""
+"""scorer.core.seats: mano and dealer per hand at 4 and 6; redonda / pica-pica (docs/rules.md §Seats and pica-pica)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""scorer.core.series: best of 1/3/5 (seed 001: "leva a mesa quem ganhar 2 ou 3 partidas")."""
+"""scorer.core.series: best of 1/3/5 (docs/rules.md §Series: "leva a mesa quem ganhar 2 ou 3 partidas")."""
 
 import pytest
 

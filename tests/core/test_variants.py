@@ -2,9 +2,9 @@
 parts that already exist, plays a hand through the engine, the calculators, the seats and the
 web, and no other module has to learn its name.
 
-The throwaway variant: the Argentine ladder and Envido chains (seed 000 "Pedir Truco", "A
-cadeia de aumentos"), Mineiro's fixed manilhas over 3 2 A K J Q 7 6 5 4 (REFERENCE.md 4), a
-target of 20 split in malas and buenas (REFERENCE.md 1.1) and pica-pica at six players. The
+The throwaway variant: the Argentine ladder and Envido chains (docs/rules.md §Argentine ladder,
+§Envido chains), Mineiro's fixed manilhas over 3 2 A K J Q 7 6 5 4 (docs/rules.md §Fixed manilhas), a
+target of 20 split in malas and buenas (docs/rules.md §Malas and buenas) and pica-pica at six players. The
 expected numbers below follow from those parts: an accepted Truco makes the hand worth 2, an
 accepted Envido pays 2, the zap (4 de paus) beats a 3, the malas are the first 10 tentos.
 """
@@ -98,7 +98,7 @@ def test_the_web_offers_it_and_scores_it(client, throwaway):
     assert f'value="{throwaway.id}"' in client.get("/").get_data(as_text=True)
     path, match_id, _key = new_match(client, throwaway.id)
     for version, action in enumerate(HAND):
-        if action["type"] == "envido_points":  # the board offers the points form, up to 33 (seed 000)
+        if action["type"] == "envido_points":  # the board offers the points form, up to 33 (docs/rules.md §Envido count)
             assert re.search(r'name="points0"[^>]*max="33"', client.get(path).get_data(as_text=True))
         assert act(client, path, action, version).status_code == 303
     state = client.get(f"/api/matches/{match_id}").get_json()

@@ -78,7 +78,7 @@ def test_the_same_places_in_every_state(variant):
 
 @pytest.mark.parametrize(("lang", "note"), [("en", "wins the game"), ("pt_BR", "ganha o jogo"), ("es", "gana el partido")])
 def test_a_falta_that_wins_the_game_says_so(catalog, lang, note):
-    """uruguaio's default Falta in the malas is worth the game (REFERENCE.md 1.6, "malas wins
+    """uruguaio's default Falta in the malas is worth the game (docs/rules.md §Falta Envido, "malas wins
     the game"): its button says so instead of showing no worth (a tester's finding)."""
     state = Match("uruguaio").state()
     falta = next(a for a in state["legal_actions"] if a.get("call") == "falta_envido" and a["side"] == 0)

@@ -3,7 +3,7 @@ pt-BR, es and en, with the sides' names and the variant's table words.
 
 Expected sentences are the log as it read before the log became data (issue 10: no change
 of behaviour; each one was checked against a capture of that version's ``truco replay`` and
-web pages), in the words of WORDING-REVIEW.md section 4: Rioplatense "querido / no
+web pages), in the words of docs/rules.md §Table words: Rioplatense "querido / no
 querido", Paulista "correram" and "empate", gaúcho "Vou pro baralho", Catalan truc's words
 in the page's language; a side's name is a label or follows a preposition.
 """

@@ -3,7 +3,7 @@
 Each page a player or an organizer opens (new match, tools, board, share, undo, watch, the
 match in numbers, new tournament, organizer, TV) is read in pt-BR, es and en, its text taken
 out of the markup, and searched for a short glossary of the other languages' own words
-(WORDING-REVIEW.md section 4b: the structural words of a page). The table's words are not in
+(docs/rules.md §Table words: the structural words of a page). The table's words are not in
 the glossaries: a Rioplatense table says "¡Truco!" and "Quiero" on every page (docs/rules.md
 §Table words), so the boards read here are of truco-15, whose table words are Spanish, and
 the Portuguese and English pages are searched for Spanish page words only ("Deshacer",

@@ -2,7 +2,7 @@
 
 Every log line and every error template is rendered in pt-BR, es and en with a plural name
 pair (Nós/Eles, Nosotros/Ellos, Us/Them) and a singular one (Ana/Beto), and checked against
-the glossary of WORDING-REVIEW.md section 4: a side's name is never the subject of a
+the glossary of docs/rules.md §Table words: a side's name is never the subject of a
 conjugated verb (it is a label, "Ana: ...", or follows "por/de/para/by/to..."), each variant's
 calls come from its own table's words on every page, and no placeholder is left unfilled.
 """
@@ -54,7 +54,7 @@ SCRIPTS = [
     ("venezolano", {}, "0:flor 1:no_flor 1:truco 0:no_quiero"),
 ]
 
-# Words a table of each family never says (WORDING-REVIEW.md 4a, X3, X4, X7).
+# Words a table of each family never says (docs/rules.md §Table words).
 FOREIGN = {
     "rio": ["quero", "Quero", "correram", "Corremos", "Vale quatro"],
     "gaucho": ["quiero", "Quiero", "Vale cuatro", "Vale Cuatro", "al resto", "mazo"],
@@ -151,7 +151,7 @@ def test_rioplatense_shouts_keep_their_inverted_mark_on_every_page(logs, locale)
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_paulista_ties_are_empate_on_every_page(logs, locale):
-    """Seed 001 "Rodadas e empates": a tied trick is an "empate" at a Paulista table."""
+    """docs/rules.md §Pardas (Truco Paulista, "Rodadas e empates"): a tied trick is an "empate" at a Paulista table."""
     ties = [t for loc, v, _n, t in logs if loc == locale and v == "paulista" and re.search(r"(rodada|Baza \d|Trick \d|Basa \d)", t)]
     assert ties and all("empate" in t and "parda" not in t for t in ties), ties
 

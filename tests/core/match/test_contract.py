@@ -258,7 +258,7 @@ def test_cli_replay_accepts_a_byte_order_mark(tmp_path):
 
 
 def test_a_game_ending_action_shows_what_it_pays_not_the_capped_difference():
-    """Mão de onze played at 11-7: the hand pays 3 (seed 001), even though the score stops at 12."""
+    """Mão de onze played at 11-7: the hand pays 3 (docs/rules.md §Mão de onze), even though the score stops at 12."""
     legal = play("paulista", "a0+11 a1+7 s0:play").legal_actions()
     won = next(a for a in legal if a["type"] == "hand_winner" and a["side"] == 0)
     assert (won["points"], won["points_side"]) == (3, 0)
@@ -273,11 +273,11 @@ def test_errors_use_the_table_words_for_calls_and_special_hands():
 @pytest.mark.parametrize(
     ("variant", "script", "options", "expected"),
     [
-        # Envido points 0-7 or 20-33 (seed 000 "Como se calcula o teu valor de Envido"; REFERENCE.md 1.3).
+        # Envido points 0-7 or 20-33 (docs/rules.md §Envido count).
         ("truco-15", "0:envido 1:quiero", {}, {"type": "declare_points", "what": "envido", "min": 0, "max": 33}),
-        # With a muestra a pieza counts 27-30 plus the best other card: up to 37 (REFERENCE.md 2.4).
+        # With a muestra a pieza counts 27-30 plus the best other card: up to 37 (docs/rules.md §Envido count with a muestra).
         ("uruguaio", "0:envido 1:quiero", {}, {"type": "declare_points", "what": "envido", "min": 0, "max": 37}),
-        # A Flor is 20 + three cards: 20-38 (REFERENCE.md 1.7).
+        # A Flor is 20 + three cards: 20-38 (docs/rules.md §Flor count).
         ("argentino-30", "0:flor 1:flor", {"flor": True}, {"type": "declare_points", "what": "flor", "min": 20, "max": 38}),
     ],
 )

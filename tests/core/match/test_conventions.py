@@ -154,7 +154,7 @@ PER_PLAYER_CASES = [
     ("argentino-30", FLOR_PP, "0:flor 0:flor 1:contraflor_al_resto 0:quiero ew1", [0, 15]),  # the Falta alone
     ("uruguaio", PER_PLAYER, "1:flor 1:flor 0:no_flor", [0, 6]),
     ("gauderio", PER_PLAYER, "0:flor 0:flor 1:no_flor", [6, 0]),
-    ("gauderio", PER_PLAYER, "0:flor 0:flor 1:contraflor ew1", [0, 9]),  # seed: contra-flor 6; + 3
+    ("gauderio", PER_PLAYER, "0:flor 0:flor 1:contraflor ew1", [0, 9]),  # docs/rules.md §Flor values: contra-flor 6; + 3
 ]
 
 

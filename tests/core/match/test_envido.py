@@ -1,7 +1,7 @@
 """Envido: chains, refusals, Falta Envido, the window, ties, and Envido before a pending Truco.
 
-Expected numbers: seed 000 "Pedir Envido"/"A cadeia de aumentos" and its diagrams,
-seed 002 "Pontos obtidos na disputa de Envido", REFERENCE.md 1.5, 1.6 and §8 rows 33-43.
+Expected numbers: docs/rules.md §Envido chains (Truco to 15, "Pedir Envido"/"A cadeia de aumentos" and its
+diagrams), §Gaudério Envido, §Falta Envido and its worked values.
 """
 
 import pytest
@@ -10,7 +10,7 @@ from scorer.core.errors import RuleError
 from tests.engine_notation import play
 
 ARGENTINE_CHAINS = [
-    # chain, accepted value, refused value (REFERENCE.md 1.5 rows 1-11)
+    # chain, accepted value, refused value (docs/rules.md §Envido chains)
     (["envido"], 2, 1),
     (["envido", "envido"], 4, 2),
     (["real_envido"], 3, 1),
@@ -25,7 +25,7 @@ ARGENTINE_CHAINS = [
 ]
 
 GAUDERIO_CHAINS = [
-    # seed 002: Envido 2/1; Real Envido 5/1; Envido-Real 5/2; Falta refused pays the chain before.
+    # docs/rules.md §Gaudério Envido: Envido 2/1; Real Envido 5/1; Envido-Real 5/2; Falta refused pays the chain before.
     (["envido"], 2, 1),
     (["real_envido"], 5, 1),
     (["envido", "real_envido"], 5, 2),
@@ -67,7 +67,7 @@ def test_envido_chain_values(variant, chain, accepted, refused):
 @pytest.mark.parametrize(
     ("variant", "chain"),
     [
-        ("gauderio", ["envido", "envido"]),  # seed 002 lists no Envido over Envido
+        ("gauderio", ["envido", "envido"]),  # docs/rules.md §Gaudério Envido: no Envido over Envido
         ("gauderio", ["real_envido", "real_envido"]),
         ("truco-15", ["real_envido", "envido"]),
         ("truco-15", ["real_envido", "real_envido"]),
@@ -84,12 +84,12 @@ def test_chains_the_rules_do_not_allow(variant, chain):
 
 FALTA_CASES = [
     # variant, options, score before (0 vs 1), envido winner, points the winner gets
-    ("truco-15", {}, (12, 9), 0, 3),  # seed 000: what the player closest to 15 lacks
+    ("truco-15", {}, (12, 9), 0, 3),  # docs/rules.md §Falta Envido: what the player closest to 15 lacks
     ("truco-15", {}, (12, 9), 1, 3),
-    ("truco-15", {}, (9, 4), 1, 6),  # REFERENCE §8 row 42
-    ("gauderio", {}, (8, 5), 1, 4),  # seed 002 "Falta": target minus the leader
+    ("truco-15", {}, (9, 4), 1, 6),  # docs/rules.md §Falta Envido
+    ("gauderio", {}, (8, 5), 1, 4),  # docs/rules.md §Falta Envido (Gaudério): target minus the leader
     ("gauderio", {"target": 24}, (8, 5), 1, 16),
-    # argentino-30, REFERENCE §8 rows 36-41: B = leader_stage, A = whole_game, C = malas_wins_game
+    # argentino-30, docs/rules.md §Falta Envido: B = leader_stage, A = whole_game, C = malas_wins_game
     ("argentino-30", {}, (12, 9), 0, 3),
     ("argentino-30", {}, (12, 9), 1, 3),
     ("argentino-30", {}, (14, 14), 1, 1),
@@ -124,13 +124,13 @@ def test_falta_envido_value(variant, options, before, winner, points):
 
 
 def test_falta_replaces_the_earlier_stake():
-    """REFERENCE.md 1.5 note: an accepted Falta pays F instead of the chain (issue #2)."""
+    """docs/rules.md §Falta adds the stake: an accepted Falta pays F instead of the chain (issue #2)."""
     match = play("truco-15", "a0+5 a1+2 0:envido 1:envido 0:falta_envido 1:quiero ew1")
     assert list(match.score) == [5, 12]  # F = 15 - 5 = 10, not 4 + 10
 
 
 def test_falta_that_ends_the_game_stops_the_hand():
-    """Seed 000 "Pontuação e Vitória": the match ends the moment someone reaches 15."""
+    """docs/rules.md §Truco to 15 ("Pontuação e Vitória"): the match ends the moment someone reaches 15."""
     match = play("truco-15", "a0+10 a1+13 0:truco 1:falta_envido 0:quiero ew1")  # F = 15 - 13 = 2
     assert list(match.score) == [10, 15]
     assert match.winner == 1
@@ -142,8 +142,8 @@ def test_falta_that_ends_the_game_stops_the_hand():
 @pytest.mark.parametrize(
     ("points", "mano", "winner"),
     [
-        ((33, 25), 0, 0),  # seed 000 diagram: 7+6 de oros = 33 beats 5+10 de copas = 25
-        ((7, 31), 0, 1),  # seed 000 diagram: 6+5 de espadas = 31 beats a lone 7
+        ((33, 25), 0, 0),  # docs/rules.md §Envido count: 7+6 de oros = 33 beats 5+10 de copas = 25
+        ((7, 31), 0, 1),  # docs/rules.md §Envido count: 6+5 de espadas = 31 beats a lone 7
         ((27, 27), 0, 0),  # equal points go to the mano
         ((27, 27), 1, 1),
         ((0, 20), 1, 1),
@@ -162,7 +162,7 @@ def test_impossible_envido_points_are_refused(bad):
 
 
 def test_envido_before_a_pending_truco_seed_000_diagram():
-    """Seed 000: B calls Truco, W calls Envido instead of answering; the Envido resolves
+    """docs/rules.md §When Envido can be called: B calls Truco, W calls Envido instead of answering; the Envido resolves
     (W 31 against 7: +2 W) and the Truco is still pending, the hand still worth 1."""
     match = play("truco-15", "0:truco 1:envido 0:quiero ep7-31")
     state = match.state()
@@ -175,7 +175,7 @@ def test_envido_before_a_pending_truco_seed_000_diagram():
 @pytest.mark.parametrize(
     ("variant", "before", "bad", "code"),
     [
-        ("truco-15", "t0", "0:envido", "envido_closed"),  # seed 000: only before trick 1 is decided
+        ("truco-15", "t0", "0:envido", "envido_closed"),  # docs/rules.md §When Envido can be called: only before trick 1 is decided
         ("truco-15", "tp", "1:envido", "envido_closed"),
         ("truco-15", "0:envido 1:quiero ew0", "1:envido", "envido_closed"),
         ("truco-15", "0:envido 1:no_quiero", "1:real_envido", "envido_closed"),
@@ -197,5 +197,5 @@ def test_envido_window_and_order(variant, before, bad, code):
 
 
 def test_envido_stays_open_after_an_accepted_truco_in_truco_15():
-    """Seed 000 closes the Envido only when trick 1 is decided."""
+    """docs/rules.md §When Envido can be called: the Envido closes only when trick 1 is decided."""
     assert list(play("truco-15", "0:truco 1:quiero 1:envido 0:quiero ew1").score) == [0, 2]

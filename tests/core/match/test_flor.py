@@ -1,7 +1,7 @@
 """Flor: uncontested, compared, con flor me achico, contraflor, contraflor al resto.
 
-Expected numbers: seed 002 "Flor" (gauderio); REFERENCE.md 1.7 recommended defaults and
-§8 rows 44-47 (argentino-30 with Flor, uruguaio); issue #2 "Flor".
+Expected numbers: docs/rules.md §Flor values (gauderio, argentino-30 with Flor, uruguaio),
+§Flor cancels Envido, §Contraflor al resto; issue #2 "Flor".
 """
 
 import pytest
@@ -26,7 +26,7 @@ FLOR_CASES = [
     ("argentino-30", FLOR, "0:flor 1:contraflor_al_resto 0:quiero ew1", [0, 15]),
     ("uruguaio", {}, "1:flor 0:no_flor", [0, 3]),
     ("uruguaio", {}, "1:flor 0:flor ep47-38", [4, 0]),
-    # seed 002: flor alone 3; contra-flor compared, winner 6; e o resto: the falta; fugir: flor caller 4
+    # docs/rules.md §Flor values: flor alone 3; contra-flor compared, winner 6; e o resto: the falta; fugir: flor caller 4
     ("gauderio", {}, "0:flor 1:no_flor", [3, 0]),
     ("gauderio", {}, "0:flor 1:contraflor ew1", [0, 6]),
     ("gauderio", {}, "0:flor 1:contraflor ep35-32", [6, 0]),
@@ -41,7 +41,7 @@ def test_flor_values(variant, options, script, expected):
 
 
 def test_flor_cancels_a_pending_envido():
-    """Seed 002: a Flor "anula qualquer pedido de Envido ... feito anteriormente"."""
+    """docs/rules.md §Flor cancels Envido: a Flor "anula qualquer pedido de Envido ... feito anteriormente"."""
     match = play("gauderio", "0:envido 1:flor 0:no_flor")
     assert list(match.score) == [0, 3]
     with pytest.raises(RuleError) as caught:
@@ -77,9 +77,9 @@ def test_illegal_flor_actions(variant, options, script, code):
 
 
 # Issue 13 item 13: a Flor cancels an Envido that is accepted but not yet settled (its
-# winner still asked for). Seed 002 "Flor": the Flor "anula qualquer pedido de Envido, Real
-# Envido ou Falta Envido feito anteriormente"; REFERENCE.md 1.7 "Singing flor cancels any
-# envido already called". Flor uncontested: 3 (seed 002; REFERENCE.md 1.7 / §8 row 44).
+# winner still asked for). docs/rules.md §Flor cancels Envido: the Flor "anula qualquer pedido de Envido, Real
+# Envido ou Falta Envido feito anteriormente", and the public sources agree.
+# Flor uncontested: 3 (docs/rules.md §Flor values).
 @pytest.mark.parametrize(
     ("variant", "options"),
     [("argentino-30", FLOR), ("uruguaio", {}), ("gauderio", {})],
@@ -113,7 +113,7 @@ def test_a_settled_envido_still_closes_the_flor():
 
 
 def test_gauderio_falta_has_no_floor_after_a_correction_mid_call():
-    """Issue 13: gauderio (seed 002: "e o resto" = what the leader lacks, 12 - leader).
+    """Issue 13: gauderio (docs/rules.md §Contraflor al resto: "e o resto" = what the leader lacks, 12 - leader).
     Decision: a correction made while the call is open counts (it says what the score
     really is), so the leader on 12 lacks 0 and the Contraflor al resto pays 0: 12-0."""
     match = play("gauderio", "0:flor 1:contraflor_al_resto a0+12 ew1")

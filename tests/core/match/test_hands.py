@@ -1,8 +1,7 @@
 """Tricks, pardas, the mano, special hands at 11 (or 10) and the end of the game.
 
-Expected numbers: seed 000 "Quando uma vaza empata" and "Pontuação e Vitória", seed 001
-"Rodadas e empates", "Mão de onze e mão de ferro" and "Pontos", seed 002 "Empate", seed 004
-"Contagem de Pontos e Fim de Jogo", REFERENCE.md 3.4, 4 and §8 rows 51-56.
+Expected numbers: docs/rules.md §Pardas, §Special hands (§Mão de onze, §Mão de dez, §The Catalan 11)
+and §Reaching the target, from the rule texts of each variant as that file cites them.
 """
 
 import pytest
@@ -24,8 +23,8 @@ DECIDE_CASES = [
     ([1, 0, P], 0, "mano", (True, 1)),  # 1-1 then parda: winner of the first trick
     ([P, P], 0, "mano", (False, None)),
     ([P, P, 0], 1, "mano", (True, 0)),
-    ([P, P, P], 1, "mano", (True, 1)),  # all pardas: the mano (seed 000)
-    ([P, P, P], 1, "nobody", (True, None)),  # seed 001: the hand is void
+    ([P, P, P], 1, "mano", (True, 1)),  # all pardas: the mano (docs/rules.md §Pardas)
+    ([P, P, P], 1, "nobody", (True, None)),  # docs/rules.md §Pardas: the hand is void
 ]
 
 
@@ -38,9 +37,9 @@ def test_decide_hand(tricks, mano, all_pardas, expected):
     ("variant", "options", "mano", "script", "expected"),
     [
         ("truco-15", {}, 1, "tp tp tp", [0, 1]),
-        ("gauderio", {}, 0, "tp tp tp", [1, 0]),  # seed 002: quem iniciou a mão
+        ("gauderio", {}, 0, "tp tp tp", [1, 0]),  # docs/rules.md §Pardas: quem iniciou a mão
         ("truc", {}, 0, "tp tp tp", [1, 0]),
-        ("paulista", {}, 0, "tp tp tp", [0, 0]),  # seed 001: ninguém marca pontos
+        ("paulista", {}, 0, "tp tp tp", [0, 0]),  # docs/rules.md §Pardas: ninguém marca pontos
         ("paulista", {}, 0, "wn", [0, 0]),
         ("paulista", {"all_pardas": "mano"}, 1, "tp tp tp", [0, 1]),
         ("mineiro", {}, 0, "0:truco 1:quiero tp tp tp", [0, 0]),
@@ -65,7 +64,7 @@ def test_the_mano_alternates_every_hand():
 
 SPECIAL_CASES = [
     # variant, setup score, script, expected score, expected winner
-    ("paulista", "a0+11 a1+7", "s0:run", [11, 8], None),  # REFERENCE §8 row 51
+    ("paulista", "a0+11 a1+7", "s0:run", [11, 8], None),  # docs/rules.md §Mão de onze
     ("paulista", "a0+11 a1+7", "s0:play w0", [12, 7], 0),
     ("paulista", "a0+11 a1+7", "s0:play w1", [11, 10], None),
     ("paulista", "a0+7 a1+11", "s1:play t1 t1", [7, 12], 1),
@@ -74,7 +73,7 @@ SPECIAL_CASES = [
     ("mineiro", "a0+10 a1+6", "s0:play w0", [12, 6], 0),
     ("mineiro", "a0+10 a1+6", "s0:play w1", [10, 10], None),
     ("mineiro", "a0+10 a1+6 s0:play w1", "w0", [12, 10], 0),  # then mão de ferro worth 2
-    ("truc", "a0+11 a1+7", "s0:play w0", [12, 7], 0),  # seed 004: worth 3, no betting
+    ("truc", "a0+11 a1+7", "s0:play w0", [12, 7], 0),  # docs/rules.md §The Catalan 11: worth 3, no betting
     ("truc", "a0+11 a1+7", "s0:run", [11, 8], None),
     ("truc", "a0+11 a1+11", "w0", [12, 11], 0),
 ]
@@ -113,7 +112,7 @@ def test_special_hand_state(variant, setup, special, side, value):
     [
         ("paulista", "a0+11 a1+7 w0", "special_hand_first"),
         ("paulista", "a0+11 a1+7 s1:play", "not_your_decision"),
-        ("paulista", "a0+11 a1+7 s0:play 0:truco", "no_betting"),  # seed 001: ninguém pode pedir truco
+        ("paulista", "a0+11 a1+7 s0:play 0:truco", "no_betting"),  # docs/rules.md §Mão de onze: ninguém pode pedir truco
         ("paulista", "a0+11 a1+7 s0:play 1:truco", "no_betting"),
         ("paulista", "a0+11 a1+11 0:truco", "no_betting"),
         ("mineiro", "a0+10 a1+10 1:truco", "no_betting"),
@@ -128,19 +127,19 @@ def test_special_hand_errors(variant, script, code):
 
 
 def test_game_ends_at_once_and_shows_the_capped_score():
-    """REFERENCE §8 row 56: Paulista 10-4, truco accepted and won by the 10 side -> 12."""
+    """docs/rules.md §Reaching the target: Paulista 10-4, truco accepted and won by the 10 side -> 12."""
     match = play("paulista", "a0+10 a1+4 0:truco 1:quiero w0")
     assert list(match.score) == [12, 4] and match.winner == 0
 
 
 def test_first_to_arrive_wins_argentino():
-    """REFERENCE §8 row 55 (first to arrive): 28-27, the envido side reaches 30 first."""
+    """docs/rules.md §Reaching the target (first to arrive): 28-27, the envido side reaches 30 first."""
     match = play("argentino-30", "a0+28 a1+27 0:envido 1:quiero ew0")
     assert list(match.score) == [30, 27] and match.winner == 0
 
 
 def test_gauderio_checks_the_target_at_the_end_of_the_hand():
-    """Seed 002: "Caso ambos os times passem do total ... ganha aquele que obtiver a pontuação
+    """docs/rules.md §Reaching the target (Gaudério): "Caso ambos os times passem do total ... ganha aquele que obtiver a pontuação
     mais alta"; equal totals play another hand (issue #2)."""
     match = play("gauderio", "a0+10 a1+11 0:envido 1:quiero ew0")
     assert list(match.score) == [12, 11] and match.winner is None  # the hand goes on

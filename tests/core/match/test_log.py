@@ -4,7 +4,7 @@ Each action that counts leaves one :class:`LogEntry` (who acted, the tentos each
 score after) with :class:`LogFact` values (what happened, a closed set of kinds). Nothing
 under ``scorer/core/`` writes a log sentence, translates one or imports the presentation
 module (``scorer/present/log_words.py`` says them). Expected values come from the rule
-texts cited on each row (seed 000 truco-15, 001 paulista, 002 gaudério, REFERENCE.md).
+texts cited on each row (docs/rules.md, by section).
 """
 
 from __future__ import annotations
@@ -91,49 +91,49 @@ def test_every_fact_of_a_whole_match_is_plain_data(variant):
 
 
 @pytest.mark.parametrize(("variant", "script", "side", "facts", "delta", "score"), [
-    # Seed 000 "Truco": a refused Truco pays 1 to the caller; the hand ends.
+    # docs/rules.md §Argentine ladder: a refused Truco pays 1 to the caller; the hand ends.
     ("truco-15", "0:truco 1:no_quiero", 1,
      [F(K.TRUCO_REFUSED, side=1, call="truco"), F(K.HAND, side=0, number=1, points=1)], (1, 0), (1, 0)),
-    # Seed 000: a refused Retruco pays 2 (the Truco accepted).
+    # docs/rules.md §Argentine ladder: a refused Retruco pays 2 (the Truco accepted).
     ("truco-15", "0:truco 1:retruco 0:no_quiero", 0,
      [F(K.TRUCO_REFUSED, side=0, call="retruco"), F(K.HAND, side=1, number=1, points=2)], (0, 2), (0, 2)),
     # A raise answering a pending call accepts it: Truco worth 2, then Retruco called.
     ("truco-15", "0:truco 1:retruco", 1,
      [F(K.QUIERO, side=1, call="truco", value=2), F(K.CALL, side=1, call="retruco")], (0, 0), (0, 0)),
-    # Seed 001: Seis refused pays 3 (truco 3/1, seis 6/3).
+    # docs/rules.md §Paulista ladder: Seis refused pays 3 (truco 3/1, seis 6/3).
     ("paulista", "0:truco 1:seis 0:no_quiero", 0,
      [F(K.TRUCO_REFUSED, side=0, call="seis"), F(K.HAND, side=1, number=1, points=3)], (0, 3), (0, 3)),
-    # Seed 000 / REFERENCE.md 1.9: the game ends at 15; a Truco won at 14 counts 1 of 2.
+    # docs/rules.md §Reaching the target: the game ends at 15; a Truco won at 14 counts 1 of 2.
     ("truco-15", "a0+14 0:truco 1:quiero w0", None,
      [F(K.HAND, side=0, number=1, points=1), F(K.CAPPED, target=15, counted=1, points=2),
       F(K.GAME_OVER, side=0, target=15)], (1, 0), (15, 0)),
     # Real Envido accepted pays 3; equal counts would go to the mano; 29 beats 27.
     ("truco-15", "0:real_envido 1:quiero ep29-27", None,
      [F(K.CHAIN_WON, side=0, chain=("real_envido",), points=3, counts=(29, 27))], (3, 0), (3, 0)),
-    # Envido refused pays 1 to its caller (seed 000).
+    # Envido refused pays 1 to its caller (docs/rules.md §Envido chains).
     ("truco-15", "0:envido 1:no_quiero", 1,
      [F(K.ENVIDO_REFUSED, side=0, chain=("envido",), points=1)], (1, 0), (1, 0)),
-    # REFERENCE.md 1.7: Flor uncontested pays 3.
+    # docs/rules.md §Flor values: Flor uncontested pays 3.
     ("uruguaio", "0:flor 1:no_flor", 1, [F(K.FLOR_UNCONTESTED, side=0, points=3)], (3, 0), (3, 0)),
-    # Seed 002 "Flor": a Flor cancels the Envido called before it.
+    # docs/rules.md §Flor cancels Envido: a Flor cancels the Envido called before it.
     ("uruguaio", "0:envido 1:flor", 1,
      [F(K.FLOR_CANCELS_ENVIDO, chain=("envido",)), F(K.CALL, side=1, call="flor")], (0, 0), (0, 0)),
-    # Seed 001 "Mão de onze": played, the hand is worth 3 and nobody may truco.
+    # docs/rules.md §Mão de onze: played, the hand is worth 3 and nobody may truco.
     ("paulista", "a0+11 s0:play", 0, [F(K.SPECIAL_PLAYED, side=0, special="mao_de_onze", value=3)], (0, 0), (11, 0)),
-    # REFERENCE.md (mineiro): running from the mão de dez gives the others 2.
+    # docs/rules.md §Mão de dez (mineiro): running from the mão de dez gives the others 2.
     ("mineiro", "a0+10 s0:run", 0,
      [F(K.SPECIAL_RUN, side=0, special="mao_de_dez"), F(K.HAND, side=1, number=1, points=2)], (0, 2), (10, 2)),
-    # Seed 001 "Rodadas e empates": three pardas, nobody scores (paulista).
+    # docs/rules.md §Pardas: three pardas, nobody scores (paulista).
     ("paulista", "tp tp tp", None, [F(K.TRICK, number=3), F(K.HAND, number=1, points=0)], (0, 0), (0, 0)),
-    # Seed 002 "Empate": past the target with equal totals, another hand.
+    # docs/rules.md §Reaching the target: past the target with equal totals, another hand.
     ("gauderio", "t0 a0+11 a1+12 t0", None,
      [F(K.TRICK, side=0, number=2), F(K.HAND, side=0, number=1, points=1), F(K.TIE_PLAYS_ON, target=12)], (1, 0), (12, 12)),
-    # Seed 002: at the end of the hand the higher total wins.
+    # docs/rules.md §Reaching the target: at the end of the hand the higher total wins.
     ("gauderio", "a0+11 0:truco 1:quiero w0", None,
      [F(K.HAND, side=0, number=1, points=2), F(K.GAME_OVER_AT_HAND_END, side=0, totals=(13, 0))], (2, 0), (13, 0)),
-    # Seed 004: Catalan truc, playing on accepts the Truc (worth 2).
+    # docs/rules.md §Catalan ladder: Catalan truc, playing on accepts the Truc (worth 2).
     ("truc", "0:truc t0", None, [F(K.PLAYED_ON, side=1, call="truc", value=2), F(K.TRICK, side=0, number=1)], (0, 0), (0, 0)),
-    # Seed 000 "Desistir": a fold pays the hand's value (1) to the others.
+    # docs/rules.md §Folding: a fold pays the hand's value (1) to the others.
     ("truco-15", "1:mazo", 1, [F(K.MAZO, side=1), F(K.HAND, side=0, number=1, points=1)], (1, 0), (1, 0)),
     # Corrections never take a score below 0; a negative one is a signed fact.
     ("truco-15", "a1+3 a1-1", 1, [F(K.CORRECTION, side=1, points=-1)], (0, -1), (0, 2)),
@@ -146,7 +146,7 @@ def test_the_last_entry_of_a_script_is_these_facts(variant, script, side, facts,
 
 def test_a_fold_before_the_envido_gives_one_more():
     """argentino-30 option ``mazo_primera`` (on by default): folding in the first trick with
-    the Envido still open gives 1 more (REFERENCE.md 1.8)."""
+    the Envido still open gives 1 more (docs/rules.md §Folding in the first trick)."""
     entry = play("argentino-30", "0:mazo").state()["log"][-1]
     assert list(entry.facts) == [F(K.MAZO, side=0), F(K.MAZO_BONUS, side=1), F(K.HAND, side=1, number=1, points=2)]
 

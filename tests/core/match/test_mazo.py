@@ -1,7 +1,7 @@
 """Folding (irse al mazo, correr, fugir).
 
-Expected numbers: seed 000 "Desistir" (truco-15), seed 001 "Correr" (paulista), REFERENCE.md 1.8
-and §8 rows 48-50, and issue #2 "Folding" (argentino-30/uruguaio option mazo_primera).
+Expected numbers: docs/rules.md §Folding (truco-15 "Desistir", paulista "Correr"),
+§Folding in the first trick, and issue #2 "Folding" (argentino-30/uruguaio option mazo_primera).
 """
 
 import pytest
@@ -51,7 +51,7 @@ def test_mazo_pays(variant, options, script, expected):
     ["0:truco 0:mazo", "0:envido 0:mazo", "0:truco 1:retruco 1:mazo"],
 )
 def test_the_side_whose_call_is_pending_cannot_fold(script):
-    """Seed 000: "Quem fez o pedido pendente não pode desistir para cancelar o próprio pedido"."""
+    """docs/rules.md §Folding (Truco to 15): "Quem fez o pedido pendente não pode desistir para cancelar o próprio pedido"."""
     with pytest.raises(RuleError) as caught:
         play("truco-15", script)
     assert caught.value.code == "own_call_pending"

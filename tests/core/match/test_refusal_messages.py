@@ -4,7 +4,7 @@ as they are, and the log says what was counted.
 Each row: a state reached by a script (tests/engine_notation.py), the action refused, the
 error code, and facts the message must state with the sides named "Nós" and "Eles"
 (the pending call, who made it, who must answer, what is allowed). Expected facts come from
-the rule texts (seed 000 "Responder a um pedido", seed 002 "Flor", REFERENCE.md 1.4-1.7).
+the rules (docs/rules.md §Truco ladders, §Envido, §Flor).
 """
 
 import pytest
@@ -118,9 +118,9 @@ def test_bad_points_allowed_are_the_spans():
     ("variant", "script", "score", "line"),
     [
         # Item 4: truco-15 at 14-0, Truco accepted (2), side 0 wins the hand: 15 capped,
-        # so +1 counted (seed 000: the game ends at 15; REFERENCE.md 1.9: no points beyond it).
+        # so +1 counted (docs/rules.md §Reaching the target: the game ends at 15, no points beyond it).
         ("truco-15", "a0+14 0:truco 1:quiero w0", [15, 0], "Hand 1: +1 Nós."),
-        # Paulista 10-4, truco accepted (3) and won: displayed 12 (REFERENCE.md §8 row 56): +2.
+        # Paulista 10-4, truco accepted (3) and won: displayed 12 (docs/rules.md §Reaching the target): +2.
         ("paulista", "a0+10 a1+4 0:truco 1:quiero w0", [12, 4], "Hand 1: +2 Nós."),
         # An Envido that overshoots: 14-0 in truco-15, Envido (2) won by Nós: +1.
         ("truco-15", "a0+14 0:envido 1:quiero ew0", [15, 0], "Envido: querido, +1 Nós."),

@@ -1,8 +1,7 @@
 """Truco ladders: what an accepted call makes the hand worth and what a refusal pays.
 
-Expected numbers: seed 000 "Pedir Truco"/"Responder a um pedido" (truco-15), seed 001 "Truco"
-(paulista), seed 002 "Truco" (gauderio), seed 004 "Contagem de Pontos" (truc), REFERENCE.md 4
-and §8 rows 28-30 (mineiro).
+Expected numbers: docs/rules.md §Argentine ladder (truco-15, gauderio), §Paulista ladder, §Catalan ladder
+(truc) and §Mineiro ladder.
 """
 
 import pytest
@@ -55,7 +54,7 @@ def test_ladder_pays_what_the_rules_say(variant, script, expected):
 @pytest.mark.parametrize(
     ("variant", "script", "expected_value"),
     [
-        ("truco-15", "0:truco", 1),  # seed 000: "O valor da ronda continua a mostrar 1 ponto até ... responder"
+        ("truco-15", "0:truco", 1),  # docs/rules.md §Argentine ladder: "O valor da ronda continua a mostrar 1 ponto até ... responder"
         ("truco-15", "0:truco 1:quiero", 2),
         ("truco-15", "0:truco 1:retruco", 2),  # the raise accepts the truco
         ("paulista", "0:truco 1:seis", 3),
@@ -69,9 +68,9 @@ def test_hand_value_while_calls_are_pending(variant, script, expected_value):
 
 
 ILLEGAL_CASES = [
-    # A side may not raise its own call (seed 000 "Só o jogador que não fez o pedido pendente...").
+    # A side may not raise its own call (docs/rules.md §Argentine ladder).
     ("truco-15", "0:truco", "0:retruco", "own_call"),
-    # After an acceptance only the accepting side may raise (seed 001, seed 002, seed 004).
+    # After an acceptance only the accepting side may raise (docs/rules.md §Truco ladders).
     ("truco-15", "0:truco 1:quiero", "0:retruco", "not_your_raise"),
     ("paulista", "0:truco 1:quiero", "0:seis", "not_your_raise"),
     ("truc", "0:truc 1:quiero", "0:retruc", "not_your_raise"),
@@ -111,7 +110,7 @@ def test_illegal_calls_raise_and_change_nothing(variant, before, bad, code):
 
 
 def test_truc_recording_a_trick_accepts_the_pending_bet():
-    """Seed 004: "jogar uma carta sem dizer nada equivale a aceitar a aposta pendente"."""
+    """docs/rules.md §Catalan ladder: "jogar uma carta sem dizer nada equivale a aceitar a aposta pendente"."""
     match = play("truc", "0:truc t1")
     hand = match.state()["hand"]
     assert hand["value"] == 2 and hand["pending"] is None

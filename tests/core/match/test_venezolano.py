@@ -120,7 +120,7 @@ def c(code: str) -> Card:
 def test_perico_and_perica_top_the_order(vira, perico, perica):
     order = card_order(V, vira=c(vira))
     assert [level[0].code for level in order[:2]] == [perico, perica]
-    # then the Argentine order: 1 espada, 1 basto, 7 espada, 7 oro (REFERENCE.md 7)
+    # then the Argentine order: 1 espada, 1 basto, 7 espada, 7 oro (docs/rules.md §Truco venezolano)
     assert [level[0].code for level in order[2:6]] == ["1e", "1b", "7e", "7o"]
 
 
@@ -148,7 +148,7 @@ def test_vira_needs_its_suit_and_no_muestra():
 
 
 ENVIDO_POINTS = [
-    # hand, vira, envido, flor (OOC-VE; REFERENCE.md 8 ex. 18: perico + 7 of its suit = 37)
+    # hand, vira, envido, flor (OOC-VE; docs/rules.md §Truco venezolano: perico + 7 of its suit = 37)
     ("11o 7b 1e", "4o", 37, None),         # perico 30 + the best other card 7
     ("10o 5b 2c", "4o", 34, None),         # perica 29 + 5
     ("7c 6c 1e", "4o", 33, None),          # no pieza: 20 + 7 + 6

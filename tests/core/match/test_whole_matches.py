@@ -1,7 +1,7 @@
 """Whole matches, one action file per variant under tests/matches/, replayed to the end.
 
 The final scores in tests/matches/expected.json were worked out by hand, hand by hand, from the
-seeds and REFERENCE.md (see each variant's rule tests for the values used).
+sections of docs/rules.md (see each variant's rule tests for the values used).
 """
 
 import json

@@ -10,7 +10,7 @@
    the start's path. A snapshot that cannot be used (broken, another build) is dropped and the
    engine starts as usual (and makes a new one).
    The module also exports ``ops`` so that bench/offline.py times this very start on a page.
-   Calls: boot(cfg), load(lang, exportJson, matchId, key, pendingJson) -> board, apply(actionJson)
+   Calls (docs/offline.md, "The protocol between the page, the worker and the scorekeeper"): boot(cfg), load(lang, exportJson, matchId, key, pendingJson) -> board, apply(actionJson)
    -> {error, html, version}, board(), banner(waiting, newMatch), start(lang, fieldsJson, offlineId)
    -> {settings, html} or {error}, held(lang, count). */
 "use strict";

@@ -48,7 +48,7 @@ ENVIT = [
     ("0:envido 1:envido 0:quiero ep33-21", [4, 0]),                        # torne: 4
     ("0:envido 1:falta_envido 0:no_quiero", [0, 2]),                       # falta refused: the envit before it, 2
     ("0:falta_envido 1:no_quiero", [1, 0]),                                # falta alone refused: 1
-    # The falta with both sides in the malas is the whole cama (REFERENCE §6.2 from FJD, VERPUEBLOS):
+    # The falta with both sides in the malas is the whole cama (docs/rules.md §Valencian values: FJD, VERPUEBLOS):
     ("a0+5 a1+6 0:falta_envido 1:quiero ep33-20", [18, 6]),
     ("a0+5 a1+6 0:falta_envido 1:quiero ep20-33", [5, 18]),
     # ... otherwise what the leader lacks: at 10-9 (the leader in the bones), 18 - 10 = 8.

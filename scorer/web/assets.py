@@ -10,6 +10,7 @@ import hashlib
 import json
 import mimetypes
 import os
+import threading
 import tempfile
 from pathlib import Path
 from collections.abc import Iterable
@@ -77,6 +78,10 @@ class StaticCompressedCache:
 
     def __init__(self) -> None:
         self.data: dict[str, bytes] = {}
+        # One compression of a file at a time: the phones of a table that start the engine
+        # together (four at once) wait on the first one's instead of each compressing Pyodide.
+        self.locks: dict[str, threading.Lock] = {}
+        self.guard = threading.Lock()
 
     def get(self, key: str) -> bytes | None:
         algorithm, _, url = key.partition(";")
@@ -86,17 +91,26 @@ class StaticCompressedCache:
             return current_app.extensions["truco_read_cache"].compressed_get(key)
         hit = self.data.get(key)
         if hit is None and algorithm == "br":
-            import brotli
-            from werkzeug.security import safe_join
+            with self.guard:
+                lock = self.locks.setdefault(key, threading.Lock())
+            with lock:
+                hit = self.data.get(key) or self._compressed(key)
+        return hit
 
-            filename = (request.view_args or {}).get("filename", "")
-            data = current_app.extensions.get("truco_static_minified", {}).get(filename)
-            path = safe_join(current_app.static_folder or "", filename)
-            if data is None and path and os.path.isfile(path):
-                with open(path, "rb") as f:
-                    data = f.read()
-            if data is not None:
-                hit = self.data[key] = brotli.compress(data, quality=brotli_quality(len(data)))
+    def _compressed(self, key: str) -> bytes | None:
+        """The static file of this request, Brotli-compressed and kept under ``key`` (None: not a file)."""
+        import brotli
+        from werkzeug.security import safe_join
+
+        filename = (request.view_args or {}).get("filename", "")
+        data = current_app.extensions.get("truco_static_minified", {}).get(filename)
+        path = safe_join(current_app.static_folder or "", filename)
+        if data is None and path and os.path.isfile(path):
+            with open(path, "rb") as f:
+                data = f.read()
+        if data is None:
+            return None
+        hit = self.data[key] = brotli.compress(data, quality=brotli_quality(len(data)))
         return hit
 
     def set(self, key: str, value: bytes) -> None:
@@ -109,9 +123,10 @@ class StaticCompressedCache:
 
 def brotli_quality(size: int) -> int:
     """Brotli's quality for a static file of ``size`` bytes, compressed once: the maximum
-    (11), but 9 past 2 MB (Pyodide's 9.6 MB WebAssembly: 1.6 s instead of about a minute,
-    4 % bigger)."""
-    return 11 if size <= 2_000_000 else 9
+    (11), but 5 past 2 MB (Pyodide's 9.6 MB WebAssembly: 0.35 s instead of tens of seconds at
+    9 on a loaded machine, 3.6 % bigger; four phones starting the engine at once once took
+    both cores from the table's taps for longer than a tap waits)."""
+    return 11 if size <= 2_000_000 else 5
 
 
 def immutable_name(filename: str) -> bool:

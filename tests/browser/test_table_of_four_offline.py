@@ -44,6 +44,10 @@ def test_four_phones_keep_their_copies_and_one_plays_on_offline(chromium, shippe
     assert refused == [], refused
 
     ctx, page = phones[0]
+    # The phone shows the last tap (another phone's) and its copy holds it: a tap played offline
+    # on an older board would rightly meet the conflict prompt instead of being sent.
+    expect(page.locator("#scoreboard")).to_have_attribute("data-version", str(TAPS))
+    expect(page.locator("html")).to_have_attribute("data-offline-ready", "yes", timeout=ENGINE_MS)
     ctx.set_offline(True)  # the Wi-Fi drops
     action_button(page, {"type": "hand_winner", "side": 0}).tap()
     expect(page.locator("html")).to_have_attribute("data-offline", "playing")

@@ -10,7 +10,6 @@ import hashlib
 import json
 import mimetypes
 import os
-import threading
 import tempfile
 from pathlib import Path
 from collections.abc import Iterable
@@ -78,10 +77,6 @@ class StaticCompressedCache:
 
     def __init__(self) -> None:
         self.data: dict[str, bytes] = {}
-        # One compression of a file at a time: the phones of a table that start the engine
-        # together (four at once) wait on the first one's instead of each compressing Pyodide.
-        self.locks: dict[str, threading.Lock] = {}
-        self.guard = threading.Lock()
 
     def get(self, key: str) -> bytes | None:
         algorithm, _, url = key.partition(";")
@@ -91,10 +86,7 @@ class StaticCompressedCache:
             return current_app.extensions["truco_read_cache"].compressed_get(key)
         hit = self.data.get(key)
         if hit is None and algorithm == "br":
-            with self.guard:
-                lock = self.locks.setdefault(key, threading.Lock())
-            with lock:
-                hit = self.data.get(key) or self._compressed(key)
+            hit = self._compressed(key)
         return hit
 
     def _compressed(self, key: str) -> bytes | None:

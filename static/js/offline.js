@@ -312,7 +312,15 @@
   function isBoardRequest(e) { var c = e.detail && e.detail.ctx; return !!c && !!c.target && c.target.id === "scoreboard"; }
   document.addEventListener("truco:unreached", function (e) {
     var status = e.detail ? e.detail.status : 0;
-    if (match && (status === 0 || status >= 500)) enterOffline();
+    if (!match || !(status === 0 || status >= 500)) return;
+    if (offline && !local) {  /* a tap sent before the drop, kept after offline play began (a poll failed first): on the board too */
+      queue(function () {
+        return call("load", lang, exported, match.id, match.key, JSON.stringify(pendingList()))
+          .then(function (answer) { swapBoard(answer.html); quiet(); return showBanner(); });
+      });
+      return;
+    }
+    enterOffline();
   });
   document.addEventListener("htmx:error", function (e) { if (isBoardRequest(e) && match) enterOffline(); });
   document.addEventListener("htmx:finally:request", function (e) {

@@ -293,7 +293,9 @@ def release(page, held, n: int = 1, *, paused: bool = False) -> None:
         for _ in range(250):
             if len(held) >= n:
                 break
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
+            # A frame, or a short turn where none comes (a page that does not draw: its evaluate
+            # once waited forever for a frame, and the suite with it).
+            page.evaluate("() => new Promise(r => { requestAnimationFrame(() => setTimeout(r, 0)); setTimeout(r, 100); })")
     assert len(held) == n, held
     held[n - 1].continue_()
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.web import create_app
 from web_client import EN
+
+from tests.web.test_bracket_last_mile import client, create, matches, state, table  # noqa: F401 - client: a fixture
 
 #: The notices, as the catalogs say them (scorer/translations/*/messages.po).
 FOR_NOW = {
@@ -27,30 +28,6 @@ REFUSED = {
     "pt-BR": "O torneio não conta mais esta partida: o organizador reabriu um resultado anterior.",
     "es": "El torneo ya no cuenta este partido: el organizador reabrió un resultado anterior.",
 }
-
-
-@pytest.fixture
-def client(migrated_db_url):
-    return create_app({"TESTING": True, "DATABASE": migrated_db_url}).test_client()
-
-
-def create(client):
-    r = client.post("/api/tournaments", json={"name": "Copa", "variant": "truco-15", "teams": ["A", "B", "C", "D"]})
-    assert r.status_code == 201, r.get_json()
-    return r.get_json()
-
-
-def state(client, t):
-    return client.get(f"/api/tournaments/{t['id']}", headers={"X-Organizer-Key": t["organizer_key"]}).get_json()
-
-
-def matches(s):
-    return {m["slot"]: m for r in s["rounds"] for m in r["matches"]}
-
-
-def table(m):
-    _, _, match_id, key = m["edit_url"].split("/")[-4:]
-    return match_id, key
 
 
 def post(client, match_id, key, action, headers=EN):

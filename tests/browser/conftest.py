@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import sys
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -131,13 +132,15 @@ def shown_long_ago(page, seconds: float = 10.0) -> None:
     page.eval_on_selector_all("input[name=shown]", "(inputs, t) => inputs.forEach(i => i.value = t)", f"{shown:.3f}")
 
 
-def pump(page, turns: int = 250, until=None) -> None:
-    """Give Playwright up to ``turns`` round trips to the page (each lets it run the route and
-    request handlers waiting for it), stopping once ``until()`` is true. Unlike a wait on a
-    timer it works with the page's clock paused (``page.clock.pause_at``)."""
-    for _ in range(turns):
-        if until is not None and until():
-            return
+def pump(page, until, limit_seconds: float = 30.0) -> None:
+    """Talk to the page (a round trip each turn, which lets Playwright run the route and
+    request handlers waiting for it) until ``until()`` is true, or give up after
+    ``limit_seconds`` of real time (the caller's assertion then fails). Unlike a wait on a timer
+    it works with the page's clock paused (``page.clock.pause_at``); unlike a count of turns it
+    waits for the state however busy the machine is (250 turns once ran out on a loaded
+    machine before the browser had sent a tap it had already made)."""
+    deadline = time.monotonic() + limit_seconds
+    while not until() and time.monotonic() < deadline:
         page.evaluate("() => null")
 
 

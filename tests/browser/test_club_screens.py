@@ -69,10 +69,14 @@ def test_season_table_and_player_page_fit_the_screen(chromium, club, width, heig
         if shots:
             shots.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(shots / f"season-{width}x{height}.png"), full_page=width < 1000)
+        # The chart comes through the test (as over a slow line), so the wait below polls.
+        page.route("**/rating.svg*", lambda route: route.fulfill(response=route.fetch()))
         page.locator("#season-table tbody tr").first.locator("a").click()
         page.wait_for_selector("#rating-chart")
-        page.wait_for_function("document.getElementById('rating-chart').complete"
-                               " && document.getElementById('rating-chart').naturalWidth > 0")
+        # A function, not a bare expression: Playwright polls a string with eval, which the
+        # page's Content-Security-Policy refuses (it passed only when the chart was already in).
+        page.wait_for_function("() => { const chart = document.getElementById('rating-chart');"
+                               " return chart.complete && chart.naturalWidth > 0; }")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         assert page.locator("#nights tbody tr").count() == 3
         if phone:

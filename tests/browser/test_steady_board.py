@@ -477,7 +477,7 @@ def test_an_unchanged_poll_does_not_hold_the_mark_longer(chromium, live):
     page.evaluate("""() => { window.__polled = null;
       document.addEventListener('htmx:finally:request', (e) => { window.__polled = e.detail.ctx.response.status; }, {once: true});
       htmx.ajax('GET', document.getElementById('scoreboard').getAttribute('hx-get'), {source: '#scoreboard'}); }""")
-    pump(page, 500, until=lambda: page.evaluate("() => window.__polled") is not None)  # the poll's answer and its events
+    pump(page, until=lambda: page.evaluate("() => window.__polled") is not None)  # the poll's answer and its events
     assert page.evaluate("() => window.__polled") == 204
     assert not SETTLED.search(card.get_attribute("class"))
     page.clock.run_for(500)  # 1.0 s after the change

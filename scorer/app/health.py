@@ -1,5 +1,5 @@
 """What the operator asks the database (issue 23 item 8): whether it answers, and how many
-tables are live. Used by ``/healthz`` and the metrics of :mod:`scorer.web.ops`."""
+tables are live. Used by ``/healthz`` and the metrics of :mod:`scorer.web.hosting.ops`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``truco serve --metrics-port PORT``: the app's Prometheus metrics (:mod:`scorer.web.ops`)
+"""``truco serve --metrics-port PORT``: the app's Prometheus metrics (:mod:`scorer.web.hosting.ops`)
 on 127.0.0.1 only, never on the address the phones and the proxy use; with ``--workers N``,
 worker ``i`` serves its own on ``PORT + i`` (0: each a free port, printed)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import click
 from flask import Flask
 
-from scorer.web import ops
+from scorer.web.hosting import ops
 
 
 def start_metrics(app: Flask, index: int = 0) -> Flask:

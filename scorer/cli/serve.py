@@ -70,7 +70,7 @@ def rate_limits(values: tuple[str, ...]) -> dict[str, str]:
     """
     from limits import parse_many
 
-    from scorer.web.security import RATE_LIMITS
+    from scorer.web.hosting.security import RATE_LIMITS
 
     out: dict[str, str] = {}
     for value in values:
@@ -157,7 +157,7 @@ def start_pruning(database: str, retention_days: int) -> None:
                    "(HTTP in Rust: about a third less CPU per request).")
 @click.option("--poll-shortcut/--no-poll-shortcut", default=None,
               help="Answer a phone's unchanged-board poll (204) before Flask: about 0.2 ms less CPU per "
-                   "poll (scorer/web/poll_shortcut.py). Default: on with gunicorn and granian, off with waitress.")
+                   "poll (scorer/web/hosting/poll_shortcut.py). Default: on with gunicorn and granian, off with waitress.")
 @click.option("--no-offline-engine", is_flag=True,
               help="Phones never fetch the rules engine that lets them play on with no connection (docs/offline.md).")
 @click.option("--push-publish", default=None, metavar="URL",
@@ -188,7 +188,7 @@ def serve_command(
     config.update(secret_setting(database, secret_file))
     config["METRICS_PORT"] = metrics_port  # scorer.cli.metrics_port serves them, per process
     config["POLL_SHORTCUT"] = server_name != "waitress" if poll_shortcut is None else poll_shortcut
-    config.update(OFFLINE_ENGINE=not no_offline_engine, THREADS=threads)  # THREADS: scorer/web/read_cache.py
+    config.update(OFFLINE_ENGINE=not no_offline_engine, THREADS=threads)  # THREADS: scorer/web/hosting/read_cache.py
     config.update(push_setting(push_publish, push_ping_seconds))
     init_database(database, _)
     check_port(host, port, _)
@@ -264,7 +264,7 @@ def serve_config(
 
 
 def push_setting(publish: str | None, ping_seconds: int) -> dict:
-    """The app's push settings (:mod:`scorer.web.push`): nginx's publisher and its ping.
+    """The app's push settings (:mod:`scorer.web.hosting.push`): nginx's publisher and its ping.
 
     :raise click.BadParameter: the publisher is not an ``http://`` address.
     """

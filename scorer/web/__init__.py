@@ -6,7 +6,7 @@ import, log as CSV and renaming), ``tools`` (Envido and manilha calculators), ``
 switch), ``shell`` (the offline page, service worker and manifest), ``tournaments`` and
 ``tournament_api`` (a tournament's pages and its JSON API), ``stats`` (the evening in
 numbers), ``clubs`` and ``club_api`` (a club's pages, season table and records), and ``offline`` (the offline engine's bundle and the upload of a match started offline), and
-``ops`` (health and metrics, from :mod:`scorer.web.ops`). Nothing is built at
+``ops`` (health and metrics, from :mod:`scorer.web.hosting.ops`). Nothing is built at
 import time.
 """
 
@@ -22,7 +22,8 @@ from werkzeug.routing import PathConverter, UnicodeConverter, ValidationError
 
 from scorer.app.match_service import MatchService
 from scorer.app.tournament_keys import TournamentKeys, instance_secret
-from scorer.web import board_cache, db, i18n, ops, push, read_cache, security
+from scorer.web import db, i18n
+from scorer.web.hosting import board_cache, ops, push, read_cache, security
 from scorer.web.assets import (
     HTMX_FILE, PACKAGE_DIR, asset_dir, htmx_config, init_compression, init_static_versions,
 )
@@ -110,15 +111,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     hundred), ``GHOST_TAP_SECONDS`` (a tap on a board shown less than this long ago is taken
     for the second half of a double tap and not recorded; 0 turns the guard off), ``OFFLINE_ENGINE``
     (phones fetch the rules engine to play on with no connection, :mod:`scorer.web.offline`), ``THREADS``,
-    ``HEAVY_READS`` and ``READ_CACHE_BYTES`` (heavy reads kept per version, :mod:`scorer.web.read_cache`), and
-    the protections of :mod:`scorer.web.security` (``RATE_LIMITS``,
+    ``HEAVY_READS`` and ``READ_CACHE_BYTES`` (heavy reads kept per version, :mod:`scorer.web.hosting.read_cache`), and
+    the protections of :mod:`scorer.web.hosting.security` (``RATE_LIMITS``,
     ``RATELIMIT_STORAGE_URI``, ``RATELIMIT_ENABLED``, ``PROXY_ADDRESSES``, ``PROXY_HOPS``,
     ``TRUSTED_HOSTS``). The instance secret the tournaments' team and table keys come from
     (:mod:`scorer.app.tournament_keys`): ``INSTANCE_SECRET`` (text), else the file
     ``INSTANCE_SECRET_FILE``, else ``<database>.secret`` beside a SQLite file (made, mode
     0600, at first start). ``POLL_SHORTCUT``: answer unchanged polls before Flask
-    (:mod:`scorer.web.poll_shortcut`). ``PUSH_PUBLISH_URL``, ``PUSH_PATH``, ``PUSH_PING_SECONDS``:
-    changes pushed to the phones through nginx (:mod:`scorer.web.push`; None: the phones poll).
+    (:mod:`scorer.web.hosting.poll_shortcut`). ``PUSH_PUBLISH_URL``, ``PUSH_PATH``, ``PUSH_PING_SECONDS``:
+    changes pushed to the phones through nginx (:mod:`scorer.web.hosting.push`; None: the phones poll).
 
     :raise scorer.app.tournament_keys.SecretError: the secret is too short or unreadable.
     """
@@ -150,7 +151,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     security.init_security_headers(app)
     push.init_app(app)
     if app.config.get("POLL_SHORTCUT"):  # truco serve --poll-shortcut (issue 23)
-        from scorer.web.poll_shortcut import UnchangedPolls
+        from scorer.web.hosting.poll_shortcut import UnchangedPolls
 
         app.wsgi_app = UnchangedPolls(app, app.wsgi_app)
     return app

@@ -68,7 +68,7 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 class StaticCompressedCache:
     """flask-compress's cache (``COMPRESS_CACHE_BACKEND``), kept for static files and the
     heavy reads kept by version (their compressed bodies live in the app's
-    :class:`scorer.web.read_cache.ReadCache`, within its bytes).
+    :class:`scorer.web.hosting.read_cache.ReadCache`, within its bytes).
 
     A static file under its current versioned URL is compressed once, at Brotli's
     maximum quality when Brotli is the encoding (too slow for pages, which are
@@ -82,7 +82,7 @@ class StaticCompressedCache:
         algorithm, _, url = key.partition(";")
         if not url:
             return None
-        if url.startswith(READ_KEY):  # a kept heavy read's body (scorer/web/read_cache.py)
+        if url.startswith(READ_KEY):  # a kept heavy read's body (scorer/web/hosting/read_cache.py)
             return current_app.extensions["truco_read_cache"].compressed_get(key)
         hit = self.data.get(key)
         if hit is None and algorithm == "br":
@@ -134,7 +134,7 @@ READ_KEY = "read:"
 def static_cache_key(req) -> str:
     """The cache key of a static file asked for with its current ``?v=`` hash, or of a
     file whose name holds its version (:func:`immutable_name`); of a heavy read kept by its
-    version, ``read:<its ETag>`` (:mod:`scorer.web.read_cache`: compressed once per version);
+    version, ``read:<its ETag>`` (:mod:`scorer.web.hosting.read_cache`: compressed once per version);
     ``""`` (not cached) for anything else."""
     etag = g.get("truco_read_etag")
     if etag:

@@ -25,7 +25,7 @@ from flask_babel import gettext
 
 from scorer.app import store
 from scorer.core.errors import N_
-from scorer.web import ops
+from scorer.web.hosting import ops
 
 #: Shown (translated) with every 503 the database's absence causes.
 UNREACHABLE = N_("The scorekeeper cannot reach its database right now, so nothing was recorded or read. "

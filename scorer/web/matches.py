@@ -19,7 +19,8 @@ from flask_babel import gettext
 
 from scorer.app import store
 from scorer.core.errors import RuleError
-from scorer.web import board, board_cache, cookies, forms, qr, taps
+from scorer.web import board, cookies, forms, qr, taps
+from scorer.web.hosting import board_cache
 from scorer.web.board import render_board
 from scorer.web.common import (
     is_htmx, keyed_match_view, key_fits, match_view, service, share_base, shortened_note,

@@ -21,7 +21,7 @@ from scorer.web import engine_bundle, forms, player_names
 from scorer.web.assets import IMMUTABLE, PYODIDE_DIR
 from scorer.web.common import error_json, json_body, public_base, service
 from scorer.web.db import get_db
-from scorer.web.security import CSP
+from scorer.web.hosting.security import CSP
 from scorer.web.taps import TAP_KEY
 
 bp = Blueprint("offline", __name__)

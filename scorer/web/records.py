@@ -30,7 +30,7 @@ from scorer.web.common import (
 )
 from scorer.app.match_service import EXPORT_FORMAT as FORMAT
 from scorer.web.db import get_db
-from scorer.web.read_cache import cached_read, match_version
+from scorer.web.hosting.read_cache import cached_read, match_version
 
 bp = Blueprint("records", __name__, url_prefix="/api")
 

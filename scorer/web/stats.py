@@ -14,7 +14,7 @@ from flask_babel import gettext
 
 from scorer.app import stats_service, store
 from scorer.web import charts
-from scorer.web.read_cache import cached_read, match_version, series_version, tournament_version
+from scorer.web.hosting.read_cache import cached_read, match_version, series_version, tournament_version
 from scorer.web.common import csv_download, match_view, service
 from scorer.web.db import get_db
 from scorer.web.stat_words import STAT_ROWS, SOURCE_WORDS

@@ -20,7 +20,7 @@ from scorer.core.errors import TrucoError
 from scorer.web.common import csv_download, error_json, json_body, public_base
 from scorer.web.tournament_view import describe_tournament, get_tournament_or_404, organizer_view, tournament_keys
 from scorer.web.db import get_db
-from scorer.web.read_cache import cached_read, tournament_version
+from scorer.web.hosting.read_cache import cached_read, tournament_version
 
 bp = Blueprint("tournament_api", __name__, url_prefix="/api")
 

@@ -31,7 +31,7 @@ from scorer.web.tournament_view import (
     describe_tournament, fold_rounds, get_tournament_or_404, organizer_view, stage_title, tournament_keys,
 )
 from scorer.web.db import get_db
-from scorer.web.read_cache import cached_read, tournament_version
+from scorer.web.hosting.read_cache import cached_read, tournament_version
 from scorer.web.i18n import translate
 
 bp = Blueprint("tournaments", __name__)
@@ -396,7 +396,7 @@ def tv_live(tid: str):
 
 @cached_read(tournament_version)
 def tv_board(tid: str):
-    """The TV poll's fragment, kept per version of the tournament (scorer/web/read_cache.py:
+    """The TV poll's fragment, kept per version of the tournament (scorer/web/hosting/read_cache.py:
     every TV of the tournament gets the one rendered after a change)."""
     loaded = get_tournament_or_404(tid)
     response = make_response(render_template("tournaments/_tv_board.html", **page_context(loaded, organizer=None)))

@@ -65,12 +65,28 @@ def imports_of(path: Path) -> set[str]:
     return {name for name in names if name.startswith("scorer")}
 
 
-VIEWS = sorted(p for p in (PACKAGE / "web").glob("*.py") if "Blueprint(" in p.read_text())
+VIEWS = sorted(p for p in (PACKAGE / "web").rglob("*.py") if "Blueprint(" in p.read_text())
+#: The hosting machinery (scorer/web/hosting/, docs/architecture.md): beneath the views.
+HOSTING = sorted((PACKAGE / "web" / "hosting").glob("*.py"))
+
+
+def test_the_hosting_machinery_has_a_folder_of_its_own():
+    names = {p.stem for p in HOSTING}
+    assert {"security", "flood_gate", "poll_shortcut", "board_cache", "read_cache", "push", "ops"} <= names
+    assert not {p.stem for p in (PACKAGE / "web").glob("*.py")} & (names - {"__init__"})
+
+
+@pytest.mark.parametrize("module", HOSTING, ids=lambda p: p.stem)
+def test_the_hosting_machinery_never_imports_a_view(module):
+    """It sits beneath the views (they call it, as ``@cached_read``): an import of a view, or of
+    the app's factory, would be an arrow back up."""
+    views = {f"scorer.web.{p.stem}" for p in VIEWS if p.parent.name == "web"} | {"scorer.web.create_app"}
+    assert not imports_of(module) & views
 
 
 @pytest.mark.parametrize("view", VIEWS, ids=lambda p: p.stem)
 def test_views_call_the_service_and_never_each_other(view):
-    others = {f"scorer.web.{p.stem}" for p in VIEWS if p != view}
+    others = {".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts) for p in VIEWS if p != view}
     imported = imports_of(view)
     assert not imported & others
     assert not imported & {"scorer.cli.cards_cli", "scorer.cli.replay_cli", "scorer.cli.main", "scorer.core.match"}

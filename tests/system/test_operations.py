@@ -147,7 +147,7 @@ def test_metrics_count_429s_and_503s_by_route(tmp_path, monkeypatch):
     from prometheus_client import generate_latest
 
     from scorer.app import health
-    from scorer.web import ops
+    from scorer.web.hosting import ops
 
     app = create_app({"TESTING": True, "DATABASE": tmp_path / "r.sqlite3", "PUBLIC_URL": "https://truco.example",
                       "RATE_LIMITS": {"create": "2/minute"}})

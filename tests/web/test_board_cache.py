@@ -1,4 +1,4 @@
-"""scorer/web/board_cache.py: a poll's new board rendered once for the phones of a table,
+"""scorer/web/hosting/board_cache.py: a poll's new board rendered once for the phones of a table,
 the same answer as a fresh render but for the time it was shown."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def test_a_kept_board_is_the_board_a_fresh_render_gives(tmp_path, monkeypatch, c
     import itertools
     import types
 
-    from scorer.web import board_cache
+    from scorer.web.hosting import board_cache
 
     clock = itertools.count(2_000_000_000)
     monkeypatch.setattr(board_cache, "time", types.SimpleNamespace(time=lambda: float(next(clock))))

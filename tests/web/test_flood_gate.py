@@ -1,4 +1,4 @@
-"""scorer/web/flood_gate.py: once the limiter refused a client, its next requests of that
+"""scorer/web/hosting/flood_gate.py: once the limiter refused a client, its next requests of that
 kind get the same 429 before Flask (issue 23, item 2: a refused flood costs the app almost
 nothing), and nobody else's do. ``calls`` counts the requests that reached Flask."""
 
@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.web import create_app, flood_gate
-from scorer.web.ops import registry
+from scorer.web import create_app
+from scorer.web.hosting import flood_gate
+from scorer.web.hosting.ops import registry
 
 PUBLIC = "https://truco.example"
 TAP = {"type": "adjust", "side": 0, "delta": 1}

@@ -13,7 +13,7 @@ import pytest
 from limits import parse_many
 
 from scorer.web import create_app
-from scorer.web.security import RATE_LIMITS
+from scorer.web.hosting.security import RATE_LIMITS
 from tests.web_client import EN, ES, PT
 
 PUBLIC = "https://truco.example"

@@ -106,7 +106,7 @@ def test_scoreboard_shows_the_match_and_the_engines_buttons(client):
     assert "Truco!" in html and "Corremos da mão" in html
     assert "vale 3" in html  # the stake from the engine's legal_actions
     assert 'class="badge">mão' in html  # Nós are mano
-    assert "hx-trigger=\"every 1s, truco-pushed\"" in html  # every second, or when push says (scorer/web/push.py)
+    assert "hx-trigger=\"every 1s, truco-pushed\"" in html  # every second, or when push says (scorer/web/hosting/push.py)
     assert "Hand 1" not in html and "Mão 1" in html
 
 

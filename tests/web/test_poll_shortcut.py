@@ -1,4 +1,4 @@
-"""scorer/web/poll_shortcut.py: an unchanged poll answered before Flask, the same answer as Flask's."""
+"""scorer/web/hosting/poll_shortcut.py: an unchanged poll answered before Flask, the same answer as Flask's."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def test_a_new_action_is_seen_on_the_very_next_poll(tmp_path):
 
 
 def test_the_polls_it_answers_are_counted_in_the_apps_metrics(tmp_path):
-    from scorer.web.ops import registry
+    from scorer.web.hosting.ops import registry
 
     plain, short, calls = pair(tmp_path)
     path, _ = new_match(plain)

@@ -10,7 +10,7 @@ import pytest
 from limits import parse_many
 
 from scorer.web import create_app
-from scorer.web.security import LIMITED, RATE_LIMITS
+from scorer.web.hosting.security import LIMITED, RATE_LIMITS
 
 PUBLIC = "https://truco.example"
 TAP = {"type": "adjust", "side": 0, "delta": 1}

@@ -1,4 +1,4 @@
-"""Heavy reads kept per version of what they show (issue 31, item 1; scorer/web/read_cache.py):
+"""Heavy reads kept per version of what they show (issue 31, item 1; scorer/web/hosting/read_cache.py):
 each route's ETag and 304, a 64-team round robin's statistics and summary computed once per
 version on SQLite and PostgreSQL, the organizer's page of 64 teams kept small, one computation
 shared by concurrent requests, a heavy read beyond the process's slots answered 503 at once,
@@ -14,7 +14,7 @@ import pytest
 
 from scorer.app import stats_service
 from scorer.web import create_app
-from scorer.web.read_cache import Kept, ReadCache
+from scorer.web.hosting.read_cache import Kept, ReadCache
 from web_client import EN, ES, PT
 
 TEAMS = [f"Dupla {i + 1:02d}" for i in range(64)]

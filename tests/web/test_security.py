@@ -18,7 +18,7 @@ from scorer.cli.main import cli
 from scorer.core.match import Match
 from scorer.web import create_app
 from scorer.web.db import get_db
-from scorer.web.security import RATE_LIMITS
+from scorer.web.hosting.security import RATE_LIMITS
 
 EN = {"Accept-Language": "en"}
 STRANGER = {"REMOTE_ADDR": "203.0.113.9"}

@@ -189,7 +189,7 @@ class PollStamp(NamedTuple):
 def poll_stamp(db: Database, match_id: str) -> PollStamp | None:
     """The :class:`PollStamp` of match ``match_id``, or None if there is none: one
     primary-key read of only those columns, as a plain tuple (:meth:`Database.first_values`),
-    for the poll shortcut (``scorer/web/poll_shortcut.py``)."""
+    for the poll shortcut (``scorer/web/hosting/poll_shortcut.py``)."""
     r = db.first_values("SELECT id, edit_key, version, rematch, winner, series, names, players, best_of, dropped "
                         "FROM match WHERE id = :id", {"id": match_id})
     return PollStamp(*r) if r else None

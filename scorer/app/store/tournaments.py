@@ -193,7 +193,7 @@ def stamp(db: sqlite3.Connection, tid: str) -> str | None:
     """A short text that changes whenever the tournament or any of its games changes
     (the TV page's poll compares it); None if there is no such tournament."""
     # One pass over the tournament's games (a 64-team round robin has 2,016): every kept heavy
-    # read and every TV poll reads it first (scorer/web/read_cache.py).
+    # read and every TV poll reads it first (scorer/web/hosting/read_cache.py).
     r = db.execute(
         "SELECT t.version AS v, COALESCE(SUM(m.version), 0) AS g, COUNT(m.id) AS n FROM tournament t"
         " LEFT JOIN tournament_slot s ON s.tournament_id = t.id LEFT JOIN match m ON m.series = s.series_id"

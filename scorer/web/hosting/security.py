@@ -6,7 +6,7 @@ https-only cookies and HSTS, Host checking and refusing cross-site posts.
   tournaments, importing, recording (actions, renames, Revanche, tournament corrections and
   confirmations) and the heavy reads (state JSON, exports, CSV, the organizer's and teams'
   pages, cards, TV); per match or tournament on the heavy reads that computed their answer
-  (``heavy_read``: a kept one, :mod:`scorer.web.read_cache`, costs nothing); per address on one match or tournament on wrong keys (403s: a guest
+  (``heavy_read``: a kept one, :mod:`scorer.web.hosting.read_cache`, costs nothing); per address on one match or tournament on wrong keys (403s: a guest
   behind a bar's address holds up no other table of the bar); per match or tournament on recording and on
   exports, CSV and cards; per match, counting only the right key, on the keyed export the
   match's own phones read after every change (``match_copy``: never the public export's budget,
@@ -14,7 +14,7 @@ https-only cookies and HSTS, Host checking and refusing cross-site posts.
   ``Retry-After`` and a message in its language. Counters live in this process (``memory://``) unless
   ``RATELIMIT_STORAGE_URI`` names a shared store (Flask-Limiter's ``redis://`` or
   ``memcached://``), which several app servers need for one budget. Once the limiter has
-  refused a client, :class:`scorer.web.flood_gate.FloodGate` refuses that client's next
+  refused a client, :class:`scorer.web.hosting.flood_gate.FloodGate` refuses that client's next
   requests of the same kind before Flask, until the window ends. The machine itself
   (loopback) is exempt while no ``PUBLIC_URL`` is set: the laptop at the table, its tests
   and its bench. Scoreboard polls are not counted (they are the cheapest request).
@@ -43,9 +43,9 @@ from werkzeug.exceptions import SecurityError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorer.core.errors import N_
-from scorer.web import read_cache
+from scorer.web.hosting import read_cache
 from scorer.web.errors import JSON_ENDPOINTS
-from scorer.web.flood_gate import BY_ADDRESS_AND_MATCH, BY_MATCH, FloodGate, counted_as, record_refusal
+from scorer.web.hosting.flood_gate import BY_ADDRESS_AND_MATCH, BY_MATCH, FloodGate, counted_as, record_refusal
 
 #: Content-Security-Policy of every response: nothing inline, nothing from elsewhere.
 CSP = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
@@ -81,7 +81,7 @@ TOURNAMENT_PAGES = ("tournaments.organizer", "tournaments.cards", "tournaments.c
 STATS = ("stats.match_stats", "stats.series_stats", "stats.tournament_stats", "stats.stats_csv", "stats.tournament_stats_csv", "stats.stats_page",
          "stats.story_chart", "stats.series_picture", "stats.tournament_picture", "stats.tournament_summary")
 EXPORTS = ("records.export", "records.log_csv", "tournament_api.export", "tournament_api.results_csv", "tournaments.cards")
-#: The reads kept per version of what they show (:mod:`scorer.web.read_cache`): ``heavy_read``
+#: The reads kept per version of what they show (:mod:`scorer.web.hosting.read_cache`): ``heavy_read``
 #: counts, per match or tournament, only the requests that computed one (a new version, language
 #: or host), so however many read a tournament, its pages cost a bounded amount a minute.
 HEAVY = STATS + ("records.export", "records.log_csv", "tournament_api.export", "tournament_api.results_csv",
@@ -166,7 +166,7 @@ def _a_stored_change(response) -> bool:
 
 def _computed(_response) -> bool:
     """Whether a heavy read counts against its match's or tournament's budget: it computed
-    its answer (:func:`scorer.web.read_cache.computed`), rather than reading a kept one."""
+    its answer (:func:`scorer.web.hosting.read_cache.computed`), rather than reading a kept one."""
     return read_cache.computed()
 
 

@@ -1,6 +1,6 @@
 """A refused flood answered before Flask (issue 23, item 2).
 
-A request over a rate limit gets 429 (:mod:`scorer.web.security`), but through Flask that
+A request over a rate limit gets 429 (:mod:`scorer.web.hosting.security`), but through Flask that
 refusal costs a whole request (contexts, routing, the session, Babel, the limiter's own
 check, an error page): 0.5-1 ms of CPU, so a stranger refused a few thousand times a
 second keeps a worker's core busy and every other table waits. :class:`FloodGate` sits
@@ -50,7 +50,7 @@ def counted_as(by: str, address: str, args: dict) -> str:
     """Who a request is for a limit counted ``by`` (:data:`BY_ADDRESS`, :data:`BY_MATCH` or
     :data:`BY_ADDRESS_AND_MATCH`): ``address``, the match or tournament id in the path's
     ``args`` (a club's id too; ``"none"`` without one), or ``"<address>/<id>"``. The limiter's key functions
-    (:mod:`scorer.web.security`) and the gate both call it, so they name a client alike."""
+    (:mod:`scorer.web.hosting.security`) and the gate both call it, so they name a client alike."""
     if by == BY_ADDRESS:
         return address
     match = str(args.get("match_id") or args.get("tid") or args.get("cid") or "none")

@@ -262,7 +262,7 @@ def cached_read(version: Callable[..., Hashable], *, vary: Callable[..., Hashabl
 
 def _make(view: Callable[..., ResponseReturnValue], values: dict[str, Any]) -> tuple[Response, Kept | None]:
     """Run the view: its response, and what to keep of it (None unless a 200 with a body)."""
-    g.truco_computed = True  # counted by the heavy-read budget (scorer/web/security.py)
+    g.truco_computed = True  # counted by the heavy-read budget (scorer/web/hosting/security.py)
     g.truco_page_path = request.path  # the language links of a kept page (templates/base.html)
     response = make_response(view(**values))
     if response.status_code != 200 or response.direct_passthrough or response.is_streamed:

@@ -56,8 +56,9 @@ def free_port() -> int:
 
 
 def site_config(folder: Path, upstream_port: int, http_port: int, https_port: int, push_port: int,
-                ping_seconds: int = 20) -> str:
-    """The shipped file with the test machine's ports, certificate, logs and upstream.
+                ping_seconds: int = 20, reuseport: bool = False) -> str:
+    """The shipped file with the test machine's ports, certificate, logs and upstream
+    (``reuseport``: the https port shared by nginx's workers, :class:`Proxy`).
 
     :raise AssertionError: a line to replace is no longer in the shipped file as expected.
     """
@@ -66,7 +67,7 @@ def site_config(folder: Path, upstream_port: int, http_port: int, https_port: in
         "    server 127.0.0.1:8000;": f"    server 127.0.0.1:{upstream_port};",
         "    listen 80;": f"    listen 127.0.0.1:{http_port};",
         "    listen [::]:80;\n": "",
-        "    listen 443 ssl http2;": f"    listen 127.0.0.1:{https_port} ssl http2;",
+        "    listen 443 ssl http2;": f"    listen 127.0.0.1:{https_port} ssl http2{' reuseport' if reuseport else ''};",
         "    listen [::]:443 ssl http2;\n": "",
         f"/etc/letsencrypt/live/{HOST}/fullchain.pem": str(folder / "cert.pem"),
         f"/etc/letsencrypt/live/{HOST}/privkey.pem": str(folder / "key.pem"),
@@ -87,11 +88,15 @@ class Proxy:
     ``https_port``, ``http_port``, ``access_log()`` (after ``stop()``), ``stop()``."""
 
     def __init__(self, upstream_port: int, timeout: float = 20.0, ping_seconds: int = 20,
-                 push_port: int | None = None, connections: int = 512) -> None:
+                 push_port: int | None = None, connections: int = 512, workers: int = 1) -> None:
         """``push_port``: where the push publisher listens (the one given to ``truco serve
         --push-publish``; None: a free one); ``ping_seconds``: the streams' ping interval;
-        ``connections``: nginx's worker_connections (bench/push.py holds thousands)."""
+        ``connections``: nginx's worker_connections (bench/push.py holds thousands);
+        ``workers``: nginx's worker processes (more than one: the phones' port is shared with
+        ``reuseport``, so the kernel spreads the connections evenly, as bench/push_capacity.py
+        needs when each worker may open no more files than this machine's limit)."""
         self.ping_seconds, self.chosen_push_port, self.connections = ping_seconds, push_port, connections
+        self.workers = workers
         self.folder = Path(tempfile.mkdtemp(prefix="truco-nginx-"))
         subprocess.run([OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={HOST}",
                         "-keyout", str(self.folder / "key.pem"), "-out", str(self.folder / "cert.pem")],
@@ -110,7 +115,8 @@ class Proxy:
         self.http_port, self.https_port = free_port(), free_port()
         self.push_port = self.chosen_push_port or free_port()
         (self.folder / "truco.conf").write_text(
-            site_config(self.folder, upstream_port, self.http_port, self.https_port, self.push_port, self.ping_seconds),
+            site_config(self.folder, upstream_port, self.http_port, self.https_port, self.push_port, self.ping_seconds,
+                        reuseport=self.workers > 1),
             encoding="utf-8")
         temp = "\n".join(f"    {kind}_temp_path {self.folder / 'tmp' / kind};"
                          for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
@@ -118,7 +124,7 @@ class Proxy:
         user = f"user {pwd.getpwuid(os.geteuid()).pw_name};" if os.geteuid() == 0 else ""
         (self.folder / "nginx.conf").write_text(
             f"load_module {NCHAN};\n"
-            f"daemon off;\nworker_processes 1;\npid {self.folder / 'nginx.pid'};\nerror_log stderr notice;\n{user}\n"
+            f"daemon off;\nworker_processes {self.workers};\npid {self.folder / 'nginx.pid'};\nerror_log stderr notice;\n{user}\n"
             f"worker_rlimit_nofile {2 * self.connections + 64};\n"
             f"events {{ worker_connections {self.connections}; }}\n"
             f"http {{\n{temp}\n    include {self.folder / 'truco.conf'};\n}}\n", encoding="utf-8")
@@ -191,7 +197,7 @@ class Phone:
 
 
 def pushed_servers(db: Path | str, count: int = 1, ping_seconds: int = 1, started: list | None = None,
-                   connections: int = 512):
+                   connections: int = 512, workers: int = 1, server_args: tuple[str, ...] = ()):
     """``count`` ``truco serve`` processes (granian, the hosted recipe) on the database ``db`` (a path or URL),
     each publishing to the push publisher of one nginx in front of the first, whose streams
     ping every ``ping_seconds`` (docs/hosting.md, "Push"): ``(servers, proxy)``. Each is
@@ -203,10 +209,12 @@ def pushed_servers(db: Path | str, count: int = 1, ping_seconds: int = 1, starte
     servers = []
     for _ in range(count):
         args = ["--server", "granian", "--public-url", f"https://{HOST}", "--proxy", "127.0.0.1",
-                "--push-publish", f"http://127.0.0.1:{push_port}/pub/", "--push-ping-seconds", str(ping_seconds)]
+                "--push-publish", f"http://127.0.0.1:{push_port}/pub/", "--push-ping-seconds", str(ping_seconds),
+                *server_args]
         servers.append(Server(db, args=args))
         started.append(servers[-1])
-    proxy = Proxy(servers[0].port, ping_seconds=ping_seconds, push_port=push_port, connections=connections)
+    proxy = Proxy(servers[0].port, ping_seconds=ping_seconds, push_port=push_port, connections=connections,
+                  workers=workers)
     started.append(proxy)
     return servers, proxy
 

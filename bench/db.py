@@ -238,6 +238,17 @@ def server_probe(srv, cluster, warmup_s: float):
     return start
 
 
+def capacity(srv, client, client_cores: set[int], pool: list[dict[str, Any]], measure_capacity, clock, quick: bool,
+             probe) -> dict[str, Any]:
+    """One configuration's capacity search (``measure_capacity`` within ``clock``, each step
+    probed by ``probe``), with its last step under the target (``last_ok_step``)."""
+    cap = measure_capacity(srv, client_cores, client, pool, clock, reserve=1.0,
+                           window_s=1.5 if quick else 2.0, windows=3, probe=probe)
+    ok = [s for s in cap["steps"] if s["ok"]]
+    cap["last_ok_step"] = max(ok, key=lambda s: s["tables"]) if ok else None
+    return cap
+
+
 def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: bool = False,
         server_cores: set[int] | None = None, client_cores: set[int] | None = None) -> dict[str, Any]:
     """Every configuration's figures (see the module docstring). ``server_cores``: where the
@@ -276,11 +287,8 @@ def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: 
                 share = clock.left() / (len(configs) - n)
                 say(clock, f"{name}: capacity search ({share:.0f} s)")
                 pool = [{"id": t.id, "key": t.key, "version": t.version, "taps": 0} for t in tables]
-                r["capacity"] = measure_capacity(srv, client_cores, client, pool, Clock(share), reserve=1.0,
-                                                 window_s=1.5 if quick else 2.0, windows=3,
-                                                 probe=server_probe(srv, cluster if db == "pg" else None, warmup_s))
-                ok = [s for s in r["capacity"]["steps"] if s["ok"]]
-                r["capacity"]["last_ok_step"] = max(ok, key=lambda s: s["tables"]) if ok else None
+                r["capacity"] = capacity(srv, client, client_cores, pool, measure_capacity, Clock(share), quick,
+                                         server_probe(srv, cluster if db == "pg" else None, warmup_s))
                 results["configs"][name] = r
             finally:
                 client.close()
@@ -290,18 +298,24 @@ def run(clock, say, measure_action_under_polls, measure_capacity, Clock, quick: 
 
         store.dispose_all()
         cluster.destroy()
+    results["targets"] = targets(results)
+    results["on_paper"] = on_paper(results)
+    results["started"] = time.strftime("%Y-%m-%d %H:%M:%S")
+    return results
+
+
+def targets(results: dict[str, Any]) -> dict[str, Any]:
+    """The issue's targets against the configurations' capacities: PostgreSQL with one process
+    at least 0.7x SQLite, and two processes more than one."""
     caps = {k: v["capacity"]["tables"] for k, v in results["configs"].items()}
     sqlite_tables = caps.get("sqlite, 1 process") or 0
     pg1, pg2 = caps.get("postgresql, 1 process") or 0, caps.get("postgresql, 2 processes") or 0
-    results["targets"] = {
+    return {
         "pg1_vs_sqlite": round(pg1 / sqlite_tables, 2) if sqlite_tables else None,
         "pg1_at_least_0.7x_sqlite": bool(sqlite_tables) and pg1 >= 0.7 * sqlite_tables,
         "pg2_vs_pg1": round(pg2 / pg1, 2) if pg1 else None,
         "pg2_more_than_pg1": pg2 > pg1,
     }
-    results["on_paper"] = on_paper(results)
-    results["started"] = time.strftime("%Y-%m-%d %H:%M:%S")
-    return results
 
 
 #: Each app process keeps up to this many pooled PostgreSQL connections busy (waitress's 8

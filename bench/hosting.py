@@ -4,7 +4,7 @@
 phones, waitress beside gunicorn and granian.
 
 ``hosting``: tables per app core at p99 < 100 ms (the capacity search of
-``bench/__main__.py`` with its table model) for the laptop command (``truco serve``:
+``bench/capacity.py`` with its table model) for the laptop command (``truco serve``:
 waitress, SQLite, one process) and the hosted recipe's server (``truco serve --server
 granian``, one worker, on PostgreSQL, with its poll shortcut), with gunicorn (the recipe's
 server before) and waitress on PostgreSQL (the hosted server before issue 23) beside them; with

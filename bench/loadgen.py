@@ -112,38 +112,43 @@ def cycle_action(n: int) -> dict[str, Any]:
     ][step]
 
 
-async def run(cfg: dict[str, Any]) -> dict[str, Any]:
-    u = urllib.parse.urlsplit(cfg["base"])
-    host, port = u.hostname, u.port
-    poll_s, action_s = cfg["poll_s"], cfg["action_s"]
-    warmup, windows, window_s = cfg["warmup_s"], cfg["windows"], cfg["window_s"]
-    tables = cfg["tables"]  # [{"id", "key", "version", "taps"}]
-    phones = cfg["phones"]
-    pool = Pool(host, port, cfg["pool"]) if cfg.get("pool") else None
+class Phones:
+    """The phones of one run (``cfg``: see :func:`run`) against one server, and what they recorded:
+    ``records`` ``(start, seconds, kind, status)`` of every answered request, ``pending`` the
+    requests not answered yet (by token: ``(start, kind)``), ``skipped`` the polls missed."""
 
-    loop = asyncio.get_running_loop()
-    t0 = loop.time()
-    end = t0 + warmup + windows * window_s
-    records: list[tuple[float, float, str, int]] = []  # (start, seconds, kind, status)
-    pending: dict[int, tuple[float, str]] = {}
-    counter = iter(range(1 << 62))
-    skipped = 0
+    def __init__(self, cfg: dict[str, Any], loop: asyncio.AbstractEventLoop) -> None:
+        u = urllib.parse.urlsplit(cfg["base"])
+        self.host, self.port = u.hostname, u.port
+        self.poll_s, self.action_s = cfg["poll_s"], cfg["action_s"]
+        self.pool = Pool(self.host, self.port, cfg["pool"]) if cfg.get("pool") else None
+        self.loop = loop
+        self.t0 = loop.time()
+        self.end = self.t0 + cfg["warmup_s"] + cfg["windows"] * cfg["window_s"]
+        self.records: list[tuple[float, float, str, int]] = []
+        self.pending: dict[int, tuple[float, str]] = {}
+        self.counter = iter(range(1 << 62))
+        self.skipped = 0
 
-    async def send(conn, kind: str, method: str, path: str, body: bytes = b"", headers=None):
-        token = next(counter)
+    async def send(self, conn, kind: str, method: str, path: str, body: bytes = b"", headers=None):
+        """One request on ``conn``, recorded; ``(status, body)`` (status 0: no answer)."""
+        loop = self.loop
+        token = next(self.counter)
         start = loop.time()
-        pending[token] = (start, kind)
+        self.pending[token] = (start, kind)
         try:
             status, data = await conn.request(method, path, body, headers)
         except (OSError, asyncio.IncompleteReadError, ValueError):
             status, data = 0, b""
-        pending.pop(token, None)
-        records.append((start, loop.time() - start, kind, status))
+        self.pending.pop(token, None)
+        self.records.append((start, loop.time() - start, kind, status))
         return status, data
 
-    async def phone(table: dict[str, Any], index: int) -> None:
-        nonlocal skipped
-        conn = pool or Conn(host, port)
+    async def phone(self, table: dict[str, Any], index: int) -> None:
+        """Phone ``index`` of ``table`` until the run ends: polls every ``poll_s`` with the version
+        it shows; the first phone also taps every ``action_s``; each starts at a random phase."""
+        loop, poll_s, action_s, end, t0 = self.loop, self.poll_s, self.action_s, self.end, self.t0
+        conn = self.pool or Conn(self.host, self.port)
         state = table["phones"][index]
         next_poll = t0 + random.uniform(0, poll_s)
         next_tap = t0 + random.uniform(0, action_s) if index == 0 else float("inf")
@@ -158,7 +163,7 @@ async def run(cfg: dict[str, Any]) -> dict[str, Any]:
                 next_tap += action_s
                 action = cycle_action(table["taps"])
                 form = urllib.parse.urlencode({"version": str(state["version"]), "action": json.dumps(action)}).encode()
-                status, data = await send(conn, "action", "POST", f"/m/{table['id']}/{table['key']}/actions", form, {
+                status, data = await self.send(conn, "action", "POST", f"/m/{table['id']}/{table['key']}/actions", form, {
                     "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
                 })
                 if status == 200:
@@ -166,7 +171,7 @@ async def run(cfg: dict[str, Any]) -> dict[str, Any]:
             else:
                 next_poll += poll_s
                 path = f"/m/{table['id']}/{table['key']}/board?version={state['version']}&rematch=0"
-                status, data = await send(conn, "poll", "GET", path, b"", {"HX-Request": "true"})
+                status, data = await self.send(conn, "poll", "GET", path, b"", {"HX-Request": "true"})
             if status in (200, 409):
                 found = VERSION_ATTR.search(data)
                 if found:
@@ -176,37 +181,30 @@ async def run(cfg: dict[str, Any]) -> dict[str, Any]:
             now = loop.time()
             while next_poll < now:
                 next_poll += poll_s
-                skipped += 1
-        if pool is None:
+                self.skipped += 1
+        if self.pool is None:
             conn.close()
 
-    for t in tables:
-        t["phones"] = [{"version": t["version"]} for _ in range(phones)]
-    cpu0 = time.process_time()
-    tasks = [asyncio.create_task(phone(t, i)) for t in tables for i in range(phones)]
-    await asyncio.wait(tasks, timeout=end - loop.time() + 0.5)
-    stop = loop.time()
-    # Unanswered requests count with their age so far (at least that slow).
-    for start, kind in list(pending.values()):
-        records.append((start, stop - start, kind, -1))
-    for task in tasks:
-        task.cancel()
-    cpu = time.process_time() - cpu0
 
-    def pct(values: list[float], q: float) -> float | None:
-        if not values:
-            return None
-        values = sorted(values)
-        return values[min(len(values) - 1, int(round(q / 100 * (len(values) - 1))))]
+def pct(values: list[float], q: float) -> float | None:
+    """The ``q``-th percentile of ``values`` (nearest rank), None if there are none."""
+    if not values:
+        return None
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q / 100 * (len(values) - 1))))]
 
-    out_windows = []
+
+def windows_of(records: list[tuple[float, float, str, int]], first: float, windows: int, window_s: float) -> list[dict[str, Any]]:
+    """Each measuring window's figures (the ``windows`` windows of ``window_s`` seconds from
+    ``first``), from the requests that started in it."""
+    out = []
     for w in range(windows):
-        lo = t0 + warmup + w * window_s
+        lo = first + w * window_s
         hi = lo + window_s
         rows = [r for r in records if lo <= r[0] < hi]
         lat = [r[1] * 1000 for r in rows]
         act = [r[1] * 1000 for r in rows if r[2] == "action"]
-        out_windows.append({
+        out.append({
             "requests": len(rows),
             "answered": sum(1 for r in rows if r[3] > 0),
             "p50_ms": pct(lat, 50),
@@ -214,6 +212,31 @@ async def run(cfg: dict[str, Any]) -> dict[str, Any]:
             "action_p99_ms": pct(act, 99),
             "actions": len(act),
         })
+    return out
+
+
+async def run(cfg: dict[str, Any]) -> dict[str, Any]:
+    """One run: ``cfg["tables"]`` (``[{"id", "key", "version", "taps"}]``), ``cfg["phones"]``
+    phones each, for ``warmup_s`` then ``windows`` windows of ``window_s`` seconds; the figures."""
+    poll_s, action_s = cfg["poll_s"], cfg["action_s"]
+    tables = cfg["tables"]
+    phones = cfg["phones"]
+    loop = asyncio.get_running_loop()
+    run_ = Phones(cfg, loop)
+    t0 = run_.t0
+    for t in tables:
+        t["phones"] = [{"version": t["version"]} for _ in range(phones)]
+    cpu0 = time.process_time()
+    tasks = [asyncio.create_task(run_.phone(t, i)) for t in tables for i in range(phones)]
+    await asyncio.wait(tasks, timeout=run_.end - loop.time() + 0.5)
+    stop = loop.time()
+    # Unanswered requests count with their age so far (at least that slow).
+    records = run_.records
+    for start, kind in list(run_.pending.values()):
+        records.append((start, stop - start, kind, -1))
+    for task in tasks:
+        task.cancel()
+    cpu = time.process_time() - cpu0
     statuses: dict[str, int] = {}
     for r in records:
         statuses[str(r[3])] = statuses.get(str(r[3]), 0) + 1
@@ -221,9 +244,9 @@ async def run(cfg: dict[str, Any]) -> dict[str, Any]:
         "tables": len(tables),
         "phones": len(tables) * phones,
         "offered_rps": len(tables) * (phones / poll_s + 1 / action_s),
-        "windows": out_windows,
+        "windows": windows_of(records, t0 + cfg["warmup_s"], cfg["windows"], cfg["window_s"]),
         "statuses": statuses,
-        "skipped_polls": skipped,
+        "skipped_polls": run_.skipped,
         "client_cpu_s": cpu,
         "wall_s": stop - t0,
         "versions": {t["id"]: max(p["version"] for p in t["phones"]) for t in tables},

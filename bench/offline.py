@@ -325,6 +325,12 @@ def main() -> int:
         srv.stop()
     with open(RESULTS, "w") as f:
         json.dump(r, f, indent=1)
+    print_figures(r)
+    return 0
+
+
+def print_figures(r: dict[str, Any]) -> None:
+    """The figures of :func:`main`, printed."""
     kb = lambda n: f"{n / 1000:,.1f} KB"  # noqa: E731
     w, c, t, u, pu = r["wire"], r["cold_start"], r["taps"], r["upload"], r["phone_upload"]
     print(f"engine on the wire once: {kb(w['compressed']['bytes'])} compressed, {kb(w['identity']['bytes'])} identity; "
@@ -348,4 +354,3 @@ def main() -> int:
           f"repeats {u['repeat_answers']}; phone: resumed in {pu['resume_ms']:.0f} ms, POST {pu['post_ms']} ms, "
           f"duplicates {pu['duplicates']}")
     print(f"Written {RESULTS}.")
-    return 0

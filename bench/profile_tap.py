@@ -55,6 +55,7 @@ def self_times(events: list[dict], main_tid: tuple[int, int]) -> collections.Cou
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m bench.profile_tap``: profile taps on a board in Chromium and print where the time goes."""
     ap = argparse.ArgumentParser(prog="python -m bench.profile_tap")
     ap.add_argument("--taps", type=int, default=20)
     ap.add_argument("--throttle", type=float, default=4.0)
@@ -78,40 +79,7 @@ def main(argv: list[str] | None = None) -> int:
             cdp = ctx.new_cdp_session(page)
             page.goto(srv.base + m.page_path(), wait_until="load")
             page.wait_for_function("() => window.htmx !== undefined")
-            cdp.send("Performance.enable")
-            cdp.send("Profiler.enable")
-            cdp.send("Profiler.setSamplingInterval", {"interval": 100})
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.throttle})
-            page.evaluate(browser.TAP_JS)
-            # Warm up (first taps compile code paths).
-            for i in range(3):
-                where = page.evaluate(browser.FIND_BUTTON_JS, i % 2)
-                n = page.evaluate("() => window.__bench.taps.length")
-                page.touchscreen.tap(*where)
-                page.evaluate(browser.WAIT_TAP_JS, n)
-            page.wait_for_timeout(300)
-            chunks: list[dict] = []
-            cdp.on("Tracing.dataCollected", lambda ev: chunks.extend(ev["value"]))
-            done = []
-            cdp.on("Tracing.tracingComplete", lambda ev: done.append(1))
-            before = {x["name"]: x["value"] for x in cdp.send("Performance.getMetrics")["metrics"]}
-            cdp.send("Tracing.start", {"categories": "devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink",
-                                       "transferMode": "ReportEvents"})
-            cdp.send("Profiler.start")
-            samples = []
-            for i in range(args.taps):
-                where = page.evaluate(browser.FIND_BUTTON_JS, i % 2)
-                n = page.evaluate("() => window.__bench.taps.length")
-                page.touchscreen.tap(*where)
-                page.evaluate(browser.WAIT_TAP_JS, n)
-                samples.append(page.evaluate("() => window.__bench.taps.at(-1)"))
-                page.wait_for_timeout(150)  # let polls and settle finish outside the next tap
-            prof = cdp.send("Profiler.stop")["profile"]
-            cdp.send("Tracing.end")
-            while not done:
-                page.wait_for_timeout(100)
-            after = {x["name"]: x["value"] for x in cdp.send("Performance.getMetrics")["metrics"]}
-            net = page.evaluate("() => window.__bench.net")
+            got = profiled_taps(page, cdp, args.taps, args.throttle)
             b.close()
     finally:
         client.close()
@@ -119,13 +87,63 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.trace:
         with open(args.trace, "w") as f:
-            json.dump(chunks, f)
+            json.dump(got["chunks"], f)
+    print_profile(got, args.taps, args.throttle, args.at)
+    return 0
+
+
+def profiled_taps(page, cdp, taps: int, throttle: float) -> dict:
+    """``taps`` taps on the board ``page`` shows (after three to warm up), its CPU slowed
+    ``throttle`` times, traced and profiled: the trace's events (``chunks``), each tap's time to
+    its frame (``samples``), the JS profile (``prof``), the page's metrics ``before`` and
+    ``after``, and the page's network timings (``net``)."""
+    cdp.send("Performance.enable")
+    cdp.send("Profiler.enable")
+    cdp.send("Profiler.setSamplingInterval", {"interval": 100})
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    page.evaluate(browser.TAP_JS)
+    # Warm up (first taps compile code paths).
+    for i in range(3):
+        where = page.evaluate(browser.FIND_BUTTON_JS, i % 2)
+        n = page.evaluate("() => window.__bench.taps.length")
+        page.touchscreen.tap(*where)
+        page.evaluate(browser.WAIT_TAP_JS, n)
+    page.wait_for_timeout(300)
+    chunks: list[dict] = []
+    cdp.on("Tracing.dataCollected", lambda ev: chunks.extend(ev["value"]))
+    done = []
+    cdp.on("Tracing.tracingComplete", lambda ev: done.append(1))
+    before = {x["name"]: x["value"] for x in cdp.send("Performance.getMetrics")["metrics"]}
+    cdp.send("Tracing.start", {"categories": "devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink",
+                               "transferMode": "ReportEvents"})
+    cdp.send("Profiler.start")
+    samples = []
+    for i in range(taps):
+        where = page.evaluate(browser.FIND_BUTTON_JS, i % 2)
+        n = page.evaluate("() => window.__bench.taps.length")
+        page.touchscreen.tap(*where)
+        page.evaluate(browser.WAIT_TAP_JS, n)
+        samples.append(page.evaluate("() => window.__bench.taps.at(-1)"))
+        page.wait_for_timeout(150)  # let polls and settle finish outside the next tap
+    prof = cdp.send("Profiler.stop")["profile"]
+    cdp.send("Tracing.end")
+    while not done:
+        page.wait_for_timeout(100)
+    after = {x["name"]: x["value"] for x in cdp.send("Performance.getMetrics")["metrics"]}
+    net = page.evaluate("() => window.__bench.net")
+    return {"chunks": chunks, "samples": samples, "prof": prof, "before": before, "after": after, "net": net}
+
+
+def print_profile(got: dict, taps: int, throttle: float, at: int) -> None:
+    """What :func:`profiled_taps` measured, printed: tap to frame, main-thread self time by kind,
+    the page's metrics and the JS functions' self time, per tap."""
+    chunks, samples, prof, before, after, net = (got[k] for k in ("chunks", "samples", "prof", "before", "after", "net"))
     # The renderer main thread: the one with ParseHTML / CrRendererMain.
     names = {(e["pid"], e["tid"]): e["args"]["name"] for e in chunks if e.get("name") == "thread_name"}
     main_tid = next(k for k, v in names.items() if v == "CrRendererMain")
     st = self_times(chunks, main_tid)
-    n = args.taps
-    print(f"{n} taps at {args.throttle}x CPU, starting at version {args.at}: tap-to-frame p50 "
+    n = taps
+    print(f"{n} taps at {throttle}x CPU, starting at version {at}: tap-to-frame p50 "
           f"{statistics.median(samples):.1f} ms, max {max(samples):.1f} ms")
     tail = [x for x in net[-n:] if x]
     if tail:
@@ -152,7 +170,6 @@ def main(argv: list[str] | None = None) -> int:
     print("JS profiler self time per tap (ms), top 25:")
     for k, ms in dt.most_common(25):
         print(f"  {ms / n:7.2f}  {k}")
-    return 0
 
 
 if __name__ == "__main__":

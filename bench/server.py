@@ -69,6 +69,23 @@ class Server:
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
 
+def listening_port(proc: subprocess.Popen, timeout: float, lines: list[str]) -> int | None:
+    """The port ``proc`` (``truco serve``) says it listens on, read from its output within
+    ``timeout`` seconds (None: it exited or said nothing of it); the lines read go to ``lines``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            if proc.poll() is not None:
+                return None
+            continue
+        lines.append(line.rstrip())
+        m = LISTENING.search(line)
+        if m:
+            return int(m.group(1))
+    return None
+
+
 def start(server_cores: set[int], timeout: float = 20.0, db: str | None = None, args: tuple[str, ...] = (),
           code: str | None = None) -> Server:
     """Start ``truco serve --host 127.0.0.1 --port 0 --db <tmp> --no-qr`` pinned to
@@ -102,19 +119,7 @@ def start(server_cores: set[int], timeout: float = 20.0, db: str | None = None, 
         preexec_fn=lambda: os.sched_setaffinity(0, server_cores),
     )
     lines: list[str] = []
-    deadline = time.monotonic() + timeout
-    port = None
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            if proc.poll() is not None:
-                break
-            continue
-        lines.append(line.rstrip())
-        m = LISTENING.search(line)
-        if m:
-            port = int(m.group(1))
-            break
+    port = listening_port(proc, timeout, lines)
     if port is None:
         proc.kill()
         shutil.rmtree(tmpdir, ignore_errors=True)

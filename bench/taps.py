@@ -41,23 +41,15 @@ def percentile(xs: list[float], q: float) -> float | None:
 
 def play(chromium, server, taps: int, rate: float) -> dict[str, Any]:
     """``taps`` taps by two phones at CPU ``rate``: delays (ms) and how each tap ended."""
-    from conftest import create_match, new_context, stored
-    from tap_trace import SAYING, TRACE, versions
+    from conftest import create_match
+    from tap_trace import versions
 
     outcome = {"recorded": 0, "said": 0, "silent": 0}
     delays: list[float] = []
     done = 0
     while done < taps:
         path, match_id, _key = create_match(server, variant=VARIANT, name0="Nosotros", name1="Ellos")
-        phones = []
-        for _ in range(2):
-            ctx = new_context(chromium, lang="es")
-            ctx.add_init_script(TRACE)
-            page = ctx.new_page()
-            page.goto(server.url + path)
-            if rate > 1:
-                ctx.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
-            phones.append((ctx, page))
+        phones = two_phones(chromium, server, path, rate)
         pages = [p for _c, p in phones]
         tapped_by: dict[int, int] = {}
         over = False
@@ -65,34 +57,9 @@ def play(chromium, server, taps: int, rate: float) -> dict[str, Any]:
             for side, action in HAND:
                 if done >= taps:
                     break
-                page = pages[side]
-                code = json.dumps(action, separators=(",", ":"), sort_keys=True)
-                page.wait_for_function(
-                    """code => { const b = [...document.querySelectorAll('#scoreboard button.act')]
-                                   .find(b => b.dataset.action === code); return !!b && !b.closest('.fresh'); }""",
-                    arg=code, timeout=60_000)
-                page.wait_for_timeout(THINK_MS)
-                before = stored(server, match_id)["version"]
-                page.locator(f"#scoreboard button[data-action='{code}']").tap()
-                page.wait_for_function(
-                    """([v, ids]) => +document.getElementById('scoreboard').dataset.version > v ||
-                         ids.some(id => { const e = document.getElementById(id); return e && !e.hidden; })""",
-                    arg=[before, [s for s in SAYING if s != "unheard"]], timeout=60_000)
+                over = tap_once(server, match_id, pages, side, action, outcome, tapped_by)
                 done += 1
-                now = stored(server, match_id)
-                if now["version"] > before:
-                    outcome["recorded"] += 1
-                    tapped_by[now["version"]] = side
-                    pages[1 - side].wait_for_function("v => +document.getElementById('scoreboard').dataset.version >= v",
-                                                      arg=now["version"], timeout=60_000)
-                    if now.get("winner") is not None:
-                        over = True
-                        break
-                else:
-                    said = page.evaluate("ids => ids.some(id => { const e = document.getElementById(id); return e && !e.hidden; })",
-                                         list(SAYING))
-                    outcome["said" if said else "silent"] += 1
-                    over = True  # the hand's plan is off: this pass goes on with a new match
+                if over:
                     break
         shown = [dict((v, t) for t, v in versions(p)) for p in pages]
         for version, side in tapped_by.items():
@@ -103,6 +70,58 @@ def play(chromium, server, taps: int, rate: float) -> dict[str, Any]:
             ctx.close()
     return {"taps": done, **outcome, "delay_p50_ms": percentile(delays, 0.5), "delay_p95_ms": percentile(delays, 0.95),
             "delays": len(delays)}
+
+
+def two_phones(chromium, server, path: str, rate: float) -> list:
+    """Two phones (``(context, page)``, in Spanish, their taps traced) on the board at ``path``,
+    their CPU slowed ``rate`` times."""
+    from conftest import new_context
+    from tap_trace import TRACE
+
+    phones = []
+    for _ in range(2):
+        ctx = new_context(chromium, lang="es")
+        ctx.add_init_script(TRACE)
+        page = ctx.new_page()
+        page.goto(server.url + path)
+        if rate > 1:
+            ctx.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        phones.append((ctx, page))
+    return phones
+
+
+def tap_once(server, match_id: str, pages: list, side: int, action: dict, outcome: dict[str, int],
+             tapped_by: dict[int, int]) -> bool:
+    """Phone ``side`` taps ``action`` once its button is live, and the tap's end is counted in
+    ``outcome`` (a recorded tap's version in ``tapped_by``, once the other phone shows it).
+    Whether this match's pass is over (the game won, or a tap not recorded: the plan is off)."""
+    from conftest import stored
+    from tap_trace import SAYING
+
+    page = pages[side]
+    code = json.dumps(action, separators=(",", ":"), sort_keys=True)
+    page.wait_for_function(
+        """code => { const b = [...document.querySelectorAll('#scoreboard button.act')]
+                       .find(b => b.dataset.action === code); return !!b && !b.closest('.fresh'); }""",
+        arg=code, timeout=60_000)
+    page.wait_for_timeout(THINK_MS)
+    before = stored(server, match_id)["version"]
+    page.locator(f"#scoreboard button[data-action='{code}']").tap()
+    page.wait_for_function(
+        """([v, ids]) => +document.getElementById('scoreboard').dataset.version > v ||
+             ids.some(id => { const e = document.getElementById(id); return e && !e.hidden; })""",
+        arg=[before, [s for s in SAYING if s != "unheard"]], timeout=60_000)
+    now = stored(server, match_id)
+    if now["version"] > before:
+        outcome["recorded"] += 1
+        tapped_by[now["version"]] = side
+        pages[1 - side].wait_for_function("v => +document.getElementById('scoreboard').dataset.version >= v",
+                                          arg=now["version"], timeout=60_000)
+        return now.get("winner") is not None
+    said = page.evaluate("ids => ids.some(id => { const e = document.getElementById(id); return e && !e.hidden; })",
+                         list(SAYING))
+    outcome["said" if said else "silent"] += 1
+    return True  # the hand's plan is off: this pass goes on with a new match
 
 
 def main(quick: bool, say) -> int:

@@ -75,6 +75,26 @@ def _timed(client: Client, path: str, n: int, headers: dict | None = None, pid: 
             "cpu_ms": None if cpu is None else cpu * 1000, "statuses": sorted(statuses)}
 
 
+def play_to_the_champion(client: Client, tid: str, org: dict[str, str]) -> tuple[list[float], list[float]]:
+    """Every ready match of tournament ``tid`` finished by its table's correction, round after
+    round, to the champion; then, for reference, the same finishing correction on 20 lone
+    matches. The seconds of each: ``(advancing, lone)``."""
+    advancing: list[float] = []
+    while True:
+        state = _json(client, "GET", f"/api/tournaments/{tid}", headers=org)[1]
+        ready = [m for m in _matches(state) if m["status"] == "ready"]
+        if not ready:
+            break
+        for m in ready:
+            advancing.append(_act(client, *_edit(m), {"type": "adjust", "side": 0, "delta": 15}))
+    assert state["champion"] == 0, state["champion"]
+    lone_finish = []
+    for _ in range(20):
+        _s, other, _ = _json(client, "POST", "/api/matches", {"variant": SHORT_MATCH, "names": ["A", "B"], "mano": 0})
+        lone_finish.append(_act(client, other["id"], other["edit_key"], {"type": "adjust", "side": 0, "delta": 15}))
+    return advancing, lone_finish
+
+
 def run(base: str, pid: int | None = None) -> dict[str, Any]:
     """The figures against a running server at ``base`` (``pid``: its process, for CPU)."""
     client = Client(base)
@@ -110,21 +130,7 @@ def run(base: str, pid: int | None = None) -> dict[str, Any]:
     }
     fragment = client.request("GET", f"/tv/{tid}/live?stamp=old", None, hx)[1]
 
-    # Play to the champion: every ready match finished by its table's correction.
-    advancing: list[float] = []
-    while True:
-        state = _json(client, "GET", f"/api/tournaments/{tid}", headers=org)[1]
-        ready = [m for m in _matches(state) if m["status"] == "ready"]
-        if not ready:
-            break
-        for m in ready:
-            advancing.append(_act(client, *_edit(m), {"type": "adjust", "side": 0, "delta": 15}))
-    assert state["champion"] == 0, state["champion"]
-    # Reference: the same finishing correction on lone matches.
-    lone_finish = []
-    for _ in range(20):
-        _s, other, _ = _json(client, "POST", "/api/matches", {"variant": SHORT_MATCH, "names": ["A", "B"], "mano": 0})
-        lone_finish.append(_act(client, other["id"], other["edit_key"], {"type": "adjust", "side": 0, "delta": 15}))
+    advancing, lone_finish = play_to_the_champion(client, tid, org)
     client.close()
     adv = sorted(advancing)
     ratio_204 = polls["tv_204"]["median_ms"] / polls["scoreboard_204"]["median_ms"]

@@ -253,6 +253,31 @@ def file_stamp(files: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
     return tuple((path.as_posix(), st.st_size, st.st_mtime_ns) for path in files for st in (path.stat(),))
 
 
+#: Scripts served as one, under the name the pages ask for: their parts (under ``static/``, in
+#: this order) in one closure (:func:`bundled`). The board's script is written in parts of one job
+#: each (the kept taps, the page's extras, the tap machine, the board's answers, the kept taps'
+#: strip) and served as one request: a script of its own costs the first open of a board its
+#: headers and a compressed body of its own (30 KB, tests/browser/test_offline_play.py).
+BUNDLES: dict[str, tuple[str, ...]] = {
+    "js/table.js": tuple(f"js/table/{part}.js" for part in ("pending", "page", "taps", "board", "kept")),
+}
+
+
+def bundled(folder: Path, parts: Iterable[str]) -> str:
+    """The text of a bundle: the files ``parts`` (relative to ``folder``), in order, in one
+    closure in strict mode, so that each part uses the names the ones before it defined."""
+    body = "\n".join((folder / part).read_text(encoding="utf-8") for part in parts)
+    return '(function () {\n"use strict";\n' + body + "\n})();\n"
+
+
+def source_text(folder: Path, name: str) -> str:
+    """The source of static file ``name`` under ``folder``: the file's text, or a bundle's
+    (:data:`BUNDLES`) before it is minified."""
+    if name in BUNDLES:
+        return bundled(folder, BUNDLES[name])
+    return (folder / name).read_text(encoding="utf-8")
+
+
 #: What :func:`static_contents` read, by the folder's :func:`file_stamp`.
 _STATIC_READ: dict[tuple, tuple[dict[str, str], dict[str, bytes]]] = {}
 
@@ -260,23 +285,31 @@ _STATIC_READ: dict[tuple, tuple[dict[str, str], dict[str, bytes]]] = {}
 def static_contents(folder: Path) -> tuple[dict[str, str], dict[str, bytes]]:
     """``(versions, served)`` for the files under ``folder``: each file's name (``/``-separated,
     relative) to a hash of the content served (12 hex digits), and the minified text of our
-    own scripts and style sheets (:func:`minified`). Read again only when a file's size or
-    modification time changed, or the folder did: an app made again in the same process (the
-    tests make hundreds) does not hash the vendored Pyodide again."""
+    own scripts and style sheets (:func:`minified`); a bundle's parts (:data:`BUNDLES`) are
+    served as the bundle, minified as one script, not one by one. Read again only when a file's
+    size or modification time changed, or the folder did: an app made again in the same process
+    (the tests make hundreds) does not hash the vendored Pyodide again."""
     files = sorted(path for path in folder.rglob("*") if path.is_file())
     stamp = file_stamp(files)
     if stamp in _STATIC_READ:
         return _STATIC_READ[stamp]
     versions: dict[str, str] = {}
     served: dict[str, bytes] = {}
+    parts = {part for bundle in BUNDLES.values() for part in bundle}
     for path in files:
         name = path.relative_to(folder).as_posix()
+        if name in parts:
+            continue
         data = minified(path)
         if data is None:
             data = path.read_bytes()
         else:
             served[name] = data
         versions[name] = hashlib.sha256(data).hexdigest()[:12]
+    for name, bundle in BUNDLES.items():
+        if all((folder / part).is_file() for part in bundle):
+            data = served[name] = minified_script(bundled(folder, bundle)).encode()
+            versions[name] = hashlib.sha256(data).hexdigest()[:12]
     _STATIC_READ.clear()  # one folder per process: the last one read is all that is kept
     _STATIC_READ[stamp] = versions, served
     return versions, served

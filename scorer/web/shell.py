@@ -50,10 +50,9 @@ def shell_version() -> str:
     cached = current_app.extensions.get("truco_shell_version")
     if cached is None:
         digest = hashlib.sha256()
-        static = current_app.static_folder or ""
+        versions = current_app.extensions["truco_static_versions"]  # a hash of each file as served
         for name in SHELL_FILES:
-            with open(f"{static}/{name}", "rb") as f:
-                digest.update(f.read())
+            digest.update(versions[name].encode())
         source, _path, _uptodate = current_app.jinja_env.loader.get_source(current_app.jinja_env, "shell/sw.js")
         digest.update(source.encode())
         for code in LANGUAGES:

@@ -20,7 +20,7 @@ from live_server import Server
 ROOT = Path(__file__).resolve().parents[2]
 #: The pending taps' keeper (window.trucoPending, docs/offline.md) is wt-idem's; the
 #: tests that upload taps through it need it on the page.
-HAS_PENDING = "window.trucoPending" in "".join(p.read_text() for p in (ROOT / "static" / "js").glob("*.js")
+HAS_PENDING = "window.trucoPending" in "".join(p.read_text() for p in (ROOT / "static" / "js").rglob("*.js")
                                                if p.name not in ("offline.js", "engine-worker.js"))
 needs_pending = pytest.mark.skipif(not HAS_PENDING, reason="window.trucoPending (wt-idem) is not on the page yet")
 #: Starting the engine the first time (download and start of Pyodide) on a shared, loaded machine.

@@ -142,7 +142,7 @@ def named_outside_the_registry() -> dict[str, list[str]]:
     pattern = id_pattern()
     named = {}
     root = PACKAGE.parent
-    pages = [*(root / "templates").rglob("*.html"), *(root / "static" / "js").glob("*.js")]
+    pages = [*(root / "templates").rglob("*.html"), *(root / "static" / "js").rglob("*.js")]
     for path in sorted([*PACKAGE.rglob("*.py"), *BENCH.rglob("*.py"), *pages]):
         if REGISTRY_DIR in path.parents:
             continue

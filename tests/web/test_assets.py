@@ -11,7 +11,7 @@ import brotli
 import pytest
 from flask import url_for
 
-from scorer.web.assets import asset_dir
+from scorer.web.assets import BUNDLES, asset_dir, source_text
 
 BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd"}
 OURS = ["js/table.js", "css/app.css", "css/tournament.css"]
@@ -25,8 +25,8 @@ def versioned(client, name: str) -> str:
 
 @pytest.mark.parametrize("name", OURS)
 def test_our_files_are_served_without_comments_and_smaller(client, name):
-    source = (asset_dir("static") / name).read_text(encoding="utf-8")
-    assert "/*" in source  # the file in the repository keeps its comments
+    source = source_text(asset_dir("static"), name)
+    assert "/*" in source  # the file (or the parts of a bundle) in the repository keeps its comments
     r = client.get(versioned(client, name), headers={"Accept-Encoding": "identity"})
     body = r.get_data(as_text=True)
     assert r.status_code == 200 and "/*" not in body and len(body) < 0.85 * len(source)
@@ -58,6 +58,23 @@ def test_the_hash_in_the_url_is_the_served_content_and_vendored_files_are_untouc
     r = client.get("/static/vendor/" + htmx.name, headers={"Accept-Encoding": "identity"})
     assert r.data == htmx.read_bytes()
     r.close()
+
+
+def test_the_boards_script_is_its_parts_in_order_in_one_closure_and_they_are_not_served_one_by_one(client):
+    """static/js/table/'s parts are served as js/table.js, one request on the first open: each
+    part's code is in it, the pending store's before the tap machine's, and a part asked for by
+    itself is not a script of its own (no version, never minified alone)."""
+    from scorer.web.assets import minified_script
+
+    static = asset_dir("static")
+    parts = BUNDLES["js/table.js"]
+    assert parts[0] == "js/table/pending.js" and len(parts) == len(set(parts)) >= 2
+    assert sorted(p.relative_to(static).as_posix() for p in (static / "js" / "table").glob("*.js")) == sorted(parts)
+    served = client.get(versioned(client, "js/table.js"), headers={"Accept-Encoding": "identity"}).get_data(as_text=True)
+    assert served == minified_script(source_text(static, "js/table.js"))
+    assert served.index("truco:pending:") < served.index("tapsPosted") < served.index("pending-list")
+    with client.application.test_request_context():
+        assert "?v=" not in url_for("static", filename="js/table/taps.js")
 
 
 def test_a_static_file_changed_in_the_same_process_gets_a_new_version(tmp_path):

@@ -23,7 +23,9 @@ robin's creation and heavy reads cold and warm, and another table's tap p95 duri
 flood through nginx beside its quiet p95, bench/heavy_reads.py, ``bench/results_heavy.json``); ``--only club`` (a club of 200
 players and 2,000 games: the season table and a player's page from a fresh server, bench/club.py;
 printed only); ``--only push`` (phone-to-phone delay with push beside the 1 s poll, an idle board's
-bytes, streams held by nginx, bench/push.py, ``bench/results_push.json``).
+bytes, streams held by nginx, bench/push.py, ``bench/results_push.json``); ``--only push-capacity``
+(tables held with every phone's stream open and a tap every 20 s a table, up to 10,000 tables and
+40,000 streams, bench/push_capacity.py, ``bench/results_push_capacity.json``).
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from bench.capacity import measure_capacity, run_loadgen
 from bench.clock import Clock, say
 
 #: ``--only``'s choices, each a part of the bench with a module of its own.
-ONLY = ["browser", "db", "tournament", "phones", "hosting", "stats", "offline", "taps", "push", "heavy", "club"]
+ONLY = ["browser", "db", "tournament", "phones", "hosting", "stats", "offline", "taps", "push", "push-capacity", "heavy",
+        "club"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,6 +87,11 @@ def only(args) -> int:
 
         clock = Clock(1800.0)
         return push.main(args.quick, lambda text: say(clock, text))
+    if args.only == "push-capacity":  # issue 34: bench/push_capacity.py
+        from bench import push_capacity
+
+        clock = Clock(1800.0)
+        return push_capacity.main(args.quick, lambda text: say(clock, text))
     if args.only == "offline":  # issue 24: bench/offline.py
         from bench import offline
 

@@ -307,7 +307,8 @@ def family(pid: int) -> list[int]:
 
 
 def step_figures(reports: list[dict[str, Any]], tables: int, opened: dict[str, int], pids: dict[str, int],
-                 cpu: dict[str, float]) -> dict[str, Any]:
+                 cpu: dict[str, float], step_s: float) -> dict[str, Any]:
+    """A step's figures from the phone processes' ``reports``: see the module's docstring."""
     taps = [t for r in reports for t in r["taps"]]
     deliveries = [d for r in reports for d in r["deliveries"]]
     errors: dict[str, int] = {}
@@ -319,7 +320,7 @@ def step_figures(reports: list[dict[str, Any]], tables: int, opened: dict[str, i
     missed = expected - len(deliveries)
     return {
         "tables": tables, "phones_connected": sum(r["streams_alive"] for r in reports), "opened": opened,
-        "taps": len(taps), "taps_a_second": round(len(taps) / STEP_S, 1),
+        "taps": len(taps), "taps_a_second": round(len(taps) / step_s, 1),
         "tap_ms": {"p50": percentile(taps, 0.5), "p99": tap_p99},
         "delivery_ms": {"p50": percentile(deliveries, 0.5), "p99": percentile(deliveries, 0.99)},
         "deliveries": len(deliveries), "missed_deliveries": missed, "errors": errors,
@@ -331,72 +332,86 @@ def step_figures(reports: list[dict[str, Any]], tables: int, opened: dict[str, i
     }
 
 
+def ask_all(pipes: list, command: str, arg: Any) -> list[Any]:
+    """Send ``(command, arg)`` to every phone process, then their answers, in order."""
+    for pipe in pipes:
+        pipe.send((command, arg))
+    return [pipe.recv() for pipe in pipes]
+
+
+def open_streams(pipes: list, made: list[dict[str, Any]], start: int, end: int) -> dict[str, int]:
+    """Open the streams of tables ``start`` to ``end`` (dealt to the processes in turn)."""
+    for i, pipe in enumerate(pipes):
+        pipe.send(("open", [(n, made[n]) for n in range(start, end) if n % len(pipes) == i]))
+    opened = {"streams": 0, "failed": 0}
+    for pipe in pipes:
+        for kind, count in pipe.recv().items():
+            opened[kind] += count
+    return opened
+
+
+def measure_step(pipes: list, tables: int, opened: dict[str, int], pids: dict[str, int], step_s: float
+                 ) -> dict[str, Any]:
+    """One step's taps for ``step_s`` seconds, and its figures (:func:`step_figures`)."""
+    before = {name: cpu_s(family(pid)) for name, pid in pids.items()}
+    reports = ask_all(pipes, "run", step_s)
+    cpu = {name: cpu_s(family(pid)) - before[name] for name, pid in pids.items()}
+    return step_figures(reports, tables, opened, pids, cpu, step_s)
+
+
+def start_phones(port: int) -> tuple[list, list]:
+    """:data:`CLIENTS` phone processes on nginx's https ``port``: ``(pipes, processes)``."""
+    pipes, processes = [], []
+    for i in range(CLIENTS):
+        ours, theirs = multiprocessing.Pipe()
+        process = multiprocessing.Process(target=phone_process, args=(theirs, port, i), daemon=True)
+        process.start()
+        pipes.append(ours)
+        processes.append(process)
+    return pipes, processes
+
+
 def main(quick: bool, say) -> int:
-    global STEP_S
-    steps = QUICK_STEPS if quick else STEPS
-    STEP_S = QUICK_STEP_S if quick else STEP_S
+    steps, step_s = (QUICK_STEPS, QUICK_STEP_S) if quick else (STEPS, STEP_S)
     nginx_proxy.require = lambda: None  # bench: no pytest
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
     from bench import db
 
-    pg = db.pg_cluster()
-    cluster = pg.Cluster()
+    cluster = db.pg_cluster().Cluster()
     started: list = []
-    workers: list = []
-    figures: dict[str, Any] = {"steps": [], "phones_a_table": PHONES, "tap_every_s": TAP_EVERY_S, "step_s": STEP_S}
+    processes: list = []
+    figures: dict[str, Any] = {"steps": [], "phones_a_table": PHONES, "tap_every_s": TAP_EVERY_S, "step_s": step_s}
     try:
         url = cluster.create_database()
         say(f"storing {steps[-1]} matches")
         made = make_matches(url, steps[-1])
         servers, proxy = nginx_proxy.pushed_servers(url, 1, 20, started, connections=NGINX_CONNECTIONS,
-                                                    workers=NGINX_WORKERS,
-                                                    server_args=("--workers", str(APP_WORKERS)))
+                                                    workers=NGINX_WORKERS, server_args=("--workers", str(APP_WORKERS)))
         pids = {"nginx": proxy.proc.pid, "app": servers[0].proc.pid,
                 "postgresql": int((cluster.data / "postmaster.pid").read_text().split()[0])}
-        pipes = []
-        for i in range(CLIENTS):
-            ours, theirs = multiprocessing.Pipe()
-            worker = multiprocessing.Process(target=phone_process, args=(theirs, proxy.https_port, i), daemon=True)
-            worker.start()
-            workers.append(worker)
-            pipes.append(ours)
+        pipes, processes = start_phones(proxy.https_port)
         opened_so_far, holding = 0, True
         for tables in steps:
             say(f"{tables} tables: opening {PHONES * (tables - opened_so_far)} more streams")
-            for i, pipe in enumerate(pipes):
-                pipe.send(("open", [(n, made[n]) for n in range(opened_so_far, tables) if n % CLIENTS == i]))
-            opened: dict[str, int] = {"streams": 0, "failed": 0}
-            for pipe in pipes:
-                for k, v in pipe.recv().items():
-                    opened[k] += v
+            opened = open_streams(pipes, made, opened_so_far, tables)
             opened_so_far = tables
-            if not holding:
+            if not holding:  # the streams alone, for nginx's memory with every phone connected
                 figures["streams_only"] = {"tables": tables, "opened": opened,
                                            "rss_mb": {name: rss_mb(family(pid)) for name, pid in pids.items()}}
                 continue
             if tables == steps[0]:  # warm up: the app's first connections, templates and replays
-                for pipe in pipes:
-                    pipe.send(("run", TAP_EVERY_S / 2))
-                for pipe in pipes:
-                    pipe.recv()
-            say(f"{tables} tables: a tap every {TAP_EVERY_S:.0f} s a table for {STEP_S:.0f} s")
-            before = {name: cpu_s(family(pid)) for name, pid in pids.items()}
-            for pipe in pipes:
-                pipe.send(("run", STEP_S))
-            reports = [pipe.recv() for pipe in pipes]
-            cpu = {name: cpu_s(family(pid)) - before[name] for name, pid in pids.items()}
-            step = step_figures(reports, tables, opened, pids, cpu)
+                ask_all(pipes, "run", TAP_EVERY_S / 2)
+            say(f"{tables} tables: a tap every {TAP_EVERY_S:.0f} s a table for {step_s:.0f} s")
+            step = measure_step(pipes, tables, opened, pids, step_s)
             figures["steps"].append(step)
             say(json.dumps({k: step[k] for k in ("tables", "phones_connected", "tap_ms", "delivery_ms",
                                                  "missed_deliveries", "errors", "rss_mb", "cpu_s",
                                                  "app_cpu_ms_a_tap", "load_average")}))
             holding = step["holds"]
-        for pipe in pipes:
-            pipe.send(("stop", None))
-            pipe.recv()
+        ask_all(pipes, "stop", None)
     finally:
-        for worker in workers:
-            worker.kill()
+        for process in processes:
+            process.kill()
         nginx_proxy.stop_all(started)
         from scorer.app import store
 

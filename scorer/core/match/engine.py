@@ -23,7 +23,7 @@ from typing import Any
 from scorer.core.envido_points import count_spans
 from scorer.core.errors import N_, RuleError
 from scorer.core.schema import ACTION_TYPES, LegalAction, State, bare_action, check_side, normalize_action
-from scorer.core.variants import Variant, get_variant
+from scorer.core.variants import OPEN_RAISE, Variant, get_variant
 from scorer.core.match.calls import Calls
 from scorer.core.match.error_words import CALL_NAMES, use_table_words
 from scorer.core.match.hand import SIDES, Hand, _Core, decide_hand
@@ -327,7 +327,8 @@ class Match(Calls, Plays):
             calls += self.variant.flor.calls
         out: list[dict[str, Any]] = []
         for side in SIDES:
-            out += [{"type": "call", "side": side, "call": call} for call in calls]
+            out += [{"type": "call", "side": side, "call": call} for call in calls if call != OPEN_RAISE]
+            out += self._open_raises(side)  # one per amount
             out += [{"type": kind, "side": side} for kind in ("quiero", "no_quiero", "no_flor", "envido_winner")]
             out += [{"type": "special_hand", "side": side, "decision": d} for d in ("play", "run")]
             out.append({"type": "mazo", "side": side})

@@ -297,6 +297,8 @@ class Match(Calls, Plays):
         if hand.flor_pending:
             call, side = hand.flor_chain[-1]
             return {"call": call, "side": side}
+        if hand.envido_pending and hand.envido_chain[-1] == OPEN_RAISE:  # "tres más": with its amount
+            return {"call": OPEN_RAISE, "side": hand.envido_caller, "amount": hand.envido_raises[-1]}
         if hand.envido_pending:
             return {"call": hand.envido_chain[-1], "side": hand.envido_caller}
         if hand.truco_pending:

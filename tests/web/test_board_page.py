@@ -74,8 +74,9 @@ def test_every_action_button_carries_its_action(app, client):
 
 def test_the_pad_offers_the_open_raise_with_every_amount(client):
     """After an Envido in venezolano, side 1's Real Envido place (venezolano has none) holds "¡Tres más!"
-    (worth 2 + 3) with a list of every amount the engine allows, 1 to 22 at 0-0 (docs/rules.md §Open
-    Envido raises); the list is the form's action, and posting another amount records that one."""
+    (worth 2 + 3) with a list of every amount the engine allows, 1 to 22 at 0-0
+    (docs/rules.md §Open Envido raises); the list is the form's action, and posting another
+    amount records that one."""
     path, _id, _key = new_match(client, "venezolano")
     act(client, path, {"type": "call", "side": 0, "call": "envido"}, 0)
     html = client.get(path, headers={**HX, "Accept-Language": "es"}).get_data(as_text=True)

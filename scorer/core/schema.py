@@ -221,7 +221,8 @@ def bare_action(offer: Mapping[str, Any]) -> dict[str, Any]:
 
 class HandState(TypedDict):
     """The hand being played: ``number`` (1-based), ``mano`` (side), ``value`` (tentos),
-    ``pending`` (``{"call", "side"}`` waiting for an answer, or ``None``), ``pending_truco``,
+    ``pending`` (``{"call", "side"}`` waiting for an answer, with its ``amount`` for an open
+    Envido raise, or ``None``), ``pending_truco``,
     ``special`` (``mao_de_onze``, ``mao_de_dez``, ``mao_de_ferro`` or ``None``),
     ``special_side``, ``envido_open``, ``tricks`` (winners, ``None`` for a parda) and
     ``awaiting`` (``special_hand``, ``envido_winner``, ``flor_winner`` or ``None``)."""

@@ -156,7 +156,8 @@ class Match(Calls, Plays):
             them) plus ``points`` (tentos the action awards at once, before any cap at the
             target, or for a call the stake if accepted; ``None`` where it pays nothing or
             it is not known yet) and ``points_side`` (who gets them). Corrections are
-            offered as -1 and +1 per side where legal (any ``delta`` may be posted);
+            offered as -1 and +1 per side where legal (any ``delta`` may be posted); an open
+            Envido raise once per ``amount`` it may carry (docs/rules.md §Open Envido raises);
             ``undo`` is listed when there is something to undo. While an Envido or Flor
             waits for its winner, one :class:`~scorer.core.schema.DeclarePoints` entry
             (``{"type": "declare_points", "what", "min", "max"}``) says both sides'

@@ -13,7 +13,7 @@ from typing import Any
 
 from scorer.core.match import Match
 from scorer.core.schema import bare_action
-from scorer.core.variants import FLOR_CALLS, Variant, default_variant, get_variant
+from scorer.core.variants import FLOR_CALLS, OPEN_RAISE, Variant, default_variant, get_variant
 from scorer.core.variants import VARIANTS as REGISTRY
 
 
@@ -49,7 +49,8 @@ def call(side: int, name: str) -> dict[str, Any]:
 def states(variant: str) -> dict[str, list[dict[str, Any]]]:
     """``{state name: actions from a new match}`` for ``variant``: hand start, truco
     pending and accepted, a trick played, and where the variant has them Envido pending,
-    Envido points awaited, Flor pending and the mão de onze/dez (or the Catalan 11)."""
+    Envido points awaited, an open Envido raise pending ("tres más", answered by another),
+    Flor pending and the mão de onze/dez (or the Catalan 11)."""
     rules = get_variant(variant)
     first = first_call(variant)
     out = {
@@ -61,6 +62,8 @@ def states(variant: str) -> dict[str, list[dict[str, Any]]]:
     if rules.envido is not None:
         out["envido pending"] = [call(0, rules.envido.calls[0])]
         out["envido points awaited"] = [call(0, rules.envido.calls[0]), {"type": "quiero", "side": 1}]
+    if rules.envido is not None and rules.envido.open_raises:
+        out["envido raised"] = [call(0, rules.envido.calls[0]), {**call(1, OPEN_RAISE), "amount": 3}]
     if rules.flor is not None:
         out["flor pending"] = [call(0, rules.flor.calls[0])]
     if rules.special_hand is not None:

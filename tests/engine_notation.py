@@ -2,6 +2,7 @@
 
 Tokens (space separated):
   ``0:truco``       side 0 calls truco (any call name)
+  ``1:envido_mas+3``  side 1 calls with an amount (the open Envido raise, "tres más")
   ``1:quiero`` ``1:no_quiero`` ``1:no_flor`` ``1:mazo``
   ``ew0``           side 0 won the envido/flor comparison
   ``ep27-30``       both sides' declared points, side 0 first
@@ -42,6 +43,9 @@ def action(token: str) -> dict[str, Any]:
     side, word = token.split(":")
     if word in ANSWERS:
         return {"type": word, "side": int(side)}
+    if "+" in word:
+        call, amount = word.split("+")
+        return {"type": "call", "side": int(side), "call": call, "amount": int(amount)}
     return {"type": "call", "side": int(side), "call": word}
 
 

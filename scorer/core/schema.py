@@ -45,12 +45,18 @@ Decision = Literal["play", "run"]
 """The decision at a mão de onze / dez or the Catalan 11 (docs/rules.md §Special hands)."""
 
 
-class CallAction(TypedDict):
-    """``side`` calls ``call`` (a raise of the ladder, Envido or Flor)."""
-
+class _CallFields(TypedDict):
     type: Literal["call"]
     side: Side
     call: Call
+
+
+class CallAction(_CallFields, total=False):
+    """``side`` calls ``call`` (a raise of the ladder, Envido or Flor). ``amount`` (tentos, a
+    whole number from 1 to :data:`MAX_AMOUNT`) is given with the open Envido raise, "N más"
+    (:data:`~scorer.core.variants.OPEN_RAISE`), and only with it (docs/rules.md §Open Envido raises)."""
+
+    amount: int
 
 
 class Quiero(TypedDict):
@@ -162,6 +168,11 @@ FIELDS: dict[str, tuple[str, ...]] = {
 }
 """The fields of each action kind besides ``type``, in the order they are checked."""
 
+OPTIONAL: frozenset[tuple[str, str]] = frozenset(
+    (name, key) for name, kind in ACTION_KINDS.items() for key in kind.__optional_keys__
+)
+"""``(kind, field)`` pairs whose field may be left out (the open raise's ``amount``)."""
+
 NULLABLE: frozenset[tuple[str, str]] = frozenset(
     (name, key) for name, kind in ACTION_KINDS.items() for key, hint in get_type_hints(kind).items() if _nullable(hint)
 )
@@ -177,6 +188,7 @@ class Offer(TypedDict, total=False):
     type: str
     side: Side | None
     call: Call
+    amount: int
     winner: Side | None
     decision: Decision
     delta: int
@@ -209,7 +221,8 @@ def bare_action(offer: Mapping[str, Any]) -> dict[str, Any]:
 
 class HandState(TypedDict):
     """The hand being played: ``number`` (1-based), ``mano`` (side), ``value`` (tentos),
-    ``pending`` (``{"call", "side"}`` waiting for an answer, or ``None``), ``pending_truco``,
+    ``pending`` (``{"call", "side"}`` waiting for an answer, with its ``amount`` for an open
+    Envido raise, or ``None``), ``pending_truco``,
     ``special`` (``mao_de_onze``, ``mao_de_dez``, ``mao_de_ferro`` or ``None``),
     ``special_side``, ``envido_open``, ``tricks`` (winners, ``None`` for a parda) and
     ``awaiting`` (``special_hand``, ``envido_winner``, ``flor_winner`` or ``None``)."""
@@ -261,6 +274,10 @@ class State(TypedDict, total=False):
 
 MAX_DELTA = 1000
 """The largest correction an action may carry (tentos); the engine then limits it to the target."""
+
+MAX_AMOUNT = 1000
+"""The largest open raise an action may carry (tentos); the engine then limits it to what the
+game leaves (docs/rules.md §Open Envido raises)."""
 
 
 def check_side(value: Any, name: str, *, allow_none: bool = False) -> None:
@@ -329,6 +346,14 @@ def _delta_field(action: Mapping[str, Any], kind: str, key: str) -> int:
     return delta
 
 
+def _amount_field(action: Mapping[str, Any], kind: str, key: str) -> int:
+    amount = action.get(key)
+    if not isinstance(amount, int) or isinstance(amount, bool) or not 1 <= amount <= MAX_AMOUNT:
+        raise RuleError("bad_amount", N_("A raise of the Envido is a whole number of tentos, 1 or more."),
+                        allowed=[1, 2, 3], amount=str(amount)[:40])
+    return amount
+
+
 FIELD_CHECKS = {
     "side": _side_field,
     "winner": _side_field,
@@ -336,6 +361,7 @@ FIELD_CHECKS = {
     "decision": _decision_field,
     "points": _points_field,
     "delta": _delta_field,
+    "amount": _amount_field,
 }
 """How each field is read: ``(action, kind, field) -> value``, or :class:`RuleError`."""
 
@@ -345,8 +371,10 @@ def normalize_action(action: Any) -> Action:
 
     Raises:
         RuleError: ``bad_action`` (not an object, unknown type, unknown call, bad decision,
-        a missing winner), ``bad_side`` (a side that is not 0 or 1), ``bad_points`` or
-        ``bad_delta``.
+        a missing winner), ``bad_side`` (a side that is not 0 or 1), ``bad_points``,
+        ``bad_delta`` or ``bad_amount`` (an open raise's amount that is not a whole number from
+        1 to :data:`MAX_AMOUNT`). A field that may be left out (:data:`OPTIONAL`) is checked
+        where it is given.
     """
     if not isinstance(action, Mapping):
         raise RuleError("bad_action", N_("An action must be a JSON object with a type."), allowed=list(ACTION_TYPES))
@@ -360,5 +388,7 @@ def normalize_action(action: Any) -> Action:
         )
     clean: dict[str, Any] = {"type": kind}
     for key in FIELDS[kind]:
+        if (kind, key) in OPTIONAL and key not in action:
+            continue
         clean[key] = FIELD_CHECKS[key](action, kind, key)
     return clean  # type: ignore[return-value]

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from scorer.core.errors import N_
 from scorer.core.schema import DeclarePoints, LegalAction, Offer, bare_action
-from scorer.core.variants import FLOR_CALLS, GLOSSES, TABLE_WORDS, VARIANTS, TableWords, Variant
+from scorer.core.variants import FLOR_CALLS, GLOSSES, OPEN_RAISE, TABLE_WORDS, VARIANTS, TableWords, Variant
 from scorer.present.log_words import table_word
 
 
@@ -53,15 +53,22 @@ def words_of(variant: str) -> TableWords:
     return found.words if found else TABLE_WORDS["rio"]
 
 
-def call_name(variant: str, call: str) -> str:
+def call_name(variant: str, call: str, amount: int | None = None) -> str:
     """The bare name of a call at this variant's table, for the pending line and the spoken
-    text ("Retruco", "Seis", "Vale quatro"), never the button's shout."""
+    text ("Retruco", "Seis", "Vale quatro"; an open Envido raise of ``amount`` tentos:
+    "Tres más"), never the button's shout."""
+    if amount is not None:
+        text = words_of(variant).raise_by(amount)
+        return text[:1].upper() + text[1:]
     return words_of(variant).calls.get(call, call.replace("_", " ").capitalize())
 
 
-def call_shout(variant: str, call: str) -> str:
+def call_shout(variant: str, call: str, amount: int | None = None) -> str:
     """The shout on a call's button, with its own language's punctuation ("¡Truco!" at a
-    Rioplatense table on every page, "Seis!" at a Paulista one)."""
+    Rioplatense table on every page, "Seis!" at a Paulista one; an open Envido raise of
+    ``amount`` tentos: "¡Tres más!")."""
+    if amount is not None:
+        return words_of(variant).raise_by(amount, shout=True)
     return words_of(variant).shouts.get(call, call_name(variant, call) + "!")
 
 
@@ -101,7 +108,7 @@ def action_label(action: Mapping[str, Any], table: Table) -> str:
         call = action.get("call", "")
         if pending == call and call in words.raise_shouts:  # its own words over the same call ("Torne!")
             return words.raise_shouts[call]
-        return call_shout(table.variant, call)
+        return call_shout(table.variant, call, action.get("amount"))
     if pending in FLOR_CALLS and kind in words.flor_answers:
         return table.glossed(words.flor_answers[kind], "flor_" + kind)
     if kind in words.answers:
@@ -182,7 +189,7 @@ def cell_of(action: Mapping[str, Any]) -> str | None:
 
 #: The cells of the Envido and Flor calls (every other call is the truco ladder's: ``"call"``).
 CALL_CELLS = {"envido": "envido", "contraflor": "envido", "flor_envida": "envido", "real_envido": "real",
-              "contraflor_al_resto": "real", "falta_envido": "falta", "flor": "flor"}
+              "contraflor_al_resto": "real", OPEN_RAISE: "real", "falta_envido": "falta", "flor": "flor"}
 #: The cells of the answers and the fold.
 KIND_CELLS = {"no_flor": "falta", "quiero": "yes", "envido_winner": "yes", "no_quiero": "no", "mazo": "mazo"}
 
@@ -208,7 +215,9 @@ class Button:
     "worth 6" or ""), ``json`` (what it posts, also its ``data-action``), ``type`` (the action
     kind, its CSS class ``t-<type>``), ``pays`` (tentos it adds to each side at once, painted
     before the server answers; None) and ``place`` (its pad place, :func:`place_of`; None off
-    the pad)."""
+    the pad). An open Envido raise carries its ``amount`` (tentos) and, on the pad, the other
+    amounts the engine offers as ``choices`` (one :class:`Button` each, this one among them),
+    which the place shows as a list beside the button (:data:`SHOWN_RAISE`)."""
 
     label: str
     note: str
@@ -216,12 +225,27 @@ class Button:
     type: str
     pays: tuple[int, int] | None
     place: str | None
+    amount: int | None = None
+    choices: tuple[Button, ...] = ()
 
 
 def make_button(action: Mapping[str, Any], table: Table) -> Button:
     """The :class:`Button` of one of the engine's legal actions (an :class:`~scorer.core.schema.Offer`)."""
     return Button(label=action_label(action, table), note=points_note(action, table), json=action_json(action),
-                  type=str(action.get("type")), pays=pays(action), place=place_of(action))
+                  type=str(action.get("type")), pays=pays(action), place=place_of(action), amount=action.get("amount"))
+
+
+SHOWN_RAISE = 3
+"""The open Envido raise a place shows first ("¡Tres más!", as GH-GIAMPIGA's pad starts at 3;
+"dos más" is worth what "¡Quiero y envido!" beside it is), or the largest offered below it;
+the list beside it holds every amount the engine offers (docs/rules.md §Open Envido raises)."""
+
+
+def one_place(raises: Sequence[Button]) -> Button:
+    """The open raises offered for one place (one per amount, smallest first) as one button:
+    the one for :data:`SHOWN_RAISE` (or the largest below it) with all of them as its ``choices``."""
+    shown = max((b for b in raises if (b.amount or 0) <= SHOWN_RAISE), key=lambda b: b.amount or 0, default=raises[0])
+    return Button(shown.label, shown.note, shown.json, shown.type, shown.pays, shown.place, shown.amount, tuple(raises))
 
 
 #: Each side's places, top to bottom, two cells wide (issue #14: a steady board). A cell holds
@@ -306,6 +330,7 @@ def arrange(legal: Sequence[LegalAction], table: Table, options: Mapping[str, An
     """The board's :class:`Buttons` from the engine's ``legal_actions``: each action made into
     its button once, then put in its place (a second action for a place taken goes to ``extra``)."""
     placed: dict[str, Button] = {}
+    raises: dict[str, list[Button]] = {}
     extra: list[Button] = []
     undo, adjust, points = None, ([], []), None
     for action in legal:
@@ -318,10 +343,17 @@ def arrange(legal: Sequence[LegalAction], table: Table, options: Mapping[str, An
             undo = button
         elif button.type == "adjust":
             adjust[int(action["side"])].append(button)  # type: ignore[typeddict-item]
+        elif button.amount is not None and button.place is not None:  # an open raise: one place, every amount
+            raises.setdefault(button.place, []).append(button)
         elif button.place is None or button.place in placed:
             extra.append(button)
         else:
             placed[button.place] = button
+    for place, offered in raises.items():
+        if place in placed:
+            extra.extend(offered)
+        else:
+            placed[place] = one_place(offered)
     return Buttons(rows=pad_rows(placed, table, options), extra=tuple(extra), undo=undo,
                    adjust=(tuple(adjust[0]), tuple(adjust[1])), envido_points=points)
 

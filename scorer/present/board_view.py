@@ -281,7 +281,7 @@ def board_view(state: SaidState, words: Words, *, gloss: bool = False, last_acti
         winner=state.get("winner"),
         hand=hand_line(hand),
         special=special,
-        pending_call=call_name(variant.id, pending["call"]) if pending else None,
+        pending_call=call_name(variant.id, pending["call"], pending.get("amount")) if pending else None,
         tallies=(tally(state["score"][0], state["target"], variant, words),
                  tally(state["score"][1], state["target"], variant, words)),
         stages=tuple(StageNow(s["stage"], say(words, STAGE_NAMES[s["stage"]]), s["points"])  # type: ignore[arg-type]

@@ -21,7 +21,7 @@ from typing import Any, TypedDict
 from scorer.core.errors import N_
 from scorer.core.match import CALL_NAMES, LogEntry, LogFact, LogKind
 from scorer.core.schema import HandState, LegalAction, Side, Stage
-from scorer.core.variants import TABLE_WORDS, VARIANTS, PageWord, TableWord, TableWords
+from scorer.core.variants import OPEN_RAISE, TABLE_WORDS, VARIANTS, PageWord, TableWord, TableWords
 
 Translate = Callable[[str], str]
 """A gettext-like callable: an English msgid in, the reader's language out."""
@@ -80,13 +80,19 @@ class _Words:
     def name(self, side: int | None) -> str:
         return self.names[side] if side in (0, 1) else "?"
 
-    def calls(self, calls: Iterable[str]) -> str:
-        """Call ids as the table names them, joined ("Envido, Real envido")."""
-        return ", ".join(self.words.calls.get(call, CALL_NAMES.get(call, call)) for call in calls)
+    def calls(self, calls: Iterable[str], amounts: Sequence[int] = ()) -> str:
+        """Call ids as the table names them, joined ("Envido, Real envido"); each open raise
+        with its tentos, the next of ``amounts`` ("Envido, tres más")."""
+        left = iter(amounts)
+        return ", ".join(self.words.raise_by(next(left, 0)) if call == OPEN_RAISE
+                         else self.words.calls.get(call, CALL_NAMES.get(call, call)) for call in calls)
 
-    def shout(self, call: str, chain: tuple[str, ...] = ()) -> str:
-        """The call as shouted; over the same call (``chain`` ends with it twice), the table's
-        own words where it has them ("¡Quiero y envido!", "Torne!")."""
+    def shout(self, call: str, chain: tuple[str, ...] = (), amounts: Sequence[int] = ()) -> str:
+        """The call as shouted ("¡Tres más!" for an open raise of ``amounts[0]``); over the same
+        call (``chain`` ends with it twice), the table's own words where it has them
+        ("¡Quiero y envido!", "Torne!")."""
+        if call == OPEN_RAISE and amounts:
+            return self.words.raise_by(amounts[0], shout=True)
         if chain[-2:-1] == (call,) and call in self.words.raise_shouts:
             return self.words.raise_shouts[call]
         return self.words.shouts.get(call, CALL_NAMES.get(call, call) + "!")
@@ -117,7 +123,8 @@ def _accepted(fact: LogFact, w: _Words) -> Line:
 
 
 def _chain_won(fact: LogFact, w: _Words) -> Line:
-    values = {"chain": w.calls(fact.chain), "said": w.said("accepted", _last(fact.chain)), "points": fact.points, "side": w.name(fact.side)}
+    values = {"chain": w.calls(fact.chain, fact.amounts), "said": w.said("accepted", _last(fact.chain)),
+              "points": fact.points, "side": w.name(fact.side)}
     if fact.counts is None:
         return N_("{chain}: {said}, +{points} {side}."), values
     winner, loser = fact.counts
@@ -138,7 +145,7 @@ def _hand(fact: LogFact, w: _Words) -> Line:
 
 
 SAYINGS: Mapping[LogKind, Callable[[LogFact, _Words], Line]] = {
-    LogKind.CALL: lambda f, w: (N_("{side}: {shout}"), {"side": w.name(f.side), "shout": w.shout(f.call or "", f.chain)}),
+    LogKind.CALL: lambda f, w: (N_("{side}: {shout}"), {"side": w.name(f.side), "shout": w.shout(f.call or "", f.chain, f.amounts)}),
     LogKind.QUIERO: _accepted,
     LogKind.PLAYED_ON: lambda f, w: (
         N_("{call}: {said} by playing on, the hand is worth {value}."),
@@ -146,14 +153,15 @@ SAYINGS: Mapping[LogKind, Callable[[LogFact, _Words], Line]] = {
     LogKind.TRUCO_REFUSED: lambda f, w: (N_("{call}: {said}."), {"call": w.calls([f.call or ""]), "said": w.said("refused", f.call)}),
     LogKind.ENVIDO_REFUSED: lambda f, w: (
         N_("{chain}: {said}, +{points} {side}."),
-        {"chain": w.calls(f.chain), "said": w.said("refused", _last(f.chain)), "points": f.points, "side": w.name(f.side)}),
+        {"chain": w.calls(f.chain, f.amounts), "said": w.said("refused", _last(f.chain)), "points": f.points,
+         "side": w.name(f.side)}),
     LogKind.FLOR_REFUSED: lambda f, w: (
         N_("{call}: {said}, +{points} {side}."),
         {"call": w.calls([f.call or ""]), "said": w.said("refused", f.call), "points": f.points, "side": w.name(f.side)}),
     LogKind.FLOR_UNCONTESTED: lambda f, w: (
         N_("Flor uncontested (no Flor for {other}): +{points} {side}."),
         {"other": w.name(None if f.side is None else 1 - f.side), "points": f.points, "side": w.name(f.side)}),
-    LogKind.FLOR_CANCELS_ENVIDO: lambda f, w: (N_("The Flor cancels the {chain}."), {"chain": w.calls(f.chain)}),
+    LogKind.FLOR_CANCELS_ENVIDO: lambda f, w: (N_("The Flor cancels the {chain}."), {"chain": w.calls(f.chain, f.amounts)}),
     LogKind.CHAIN_WON: _chain_won,
     LogKind.TRICK: _trick,
     LogKind.HAND: _hand,

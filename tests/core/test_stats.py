@@ -91,3 +91,13 @@ def test_total_adds_as_plus_does():
         for game in games:
             one_by_one = one_by_one + game[side]
         assert total([game[side] for game in games]) == one_by_one
+
+
+def test_an_open_envido_raise_counts_as_an_envido_call_and_its_tentos_as_envido():
+    """Envido, "quiero y envido", "tres más", accepted and won by side 0: 4 + 3 = 7 tentos from the
+    Envido (GH-GIAMPIGA's 7; docs/rules.md §Open Envido raises); side 0 called twice, side 1 once."""
+    from tests.engine_notation import play
+
+    sides = match_stats(play("venezolano", "0:envido 1:envido 0:envido_mas+3 1:quiero ew0"))
+    assert (sides[0].tentos_by_source["envido"], sides[0].envido_called, sides[1].envido_called) == (7, 2, 1)
+    assert sides[0].envido_won == 1

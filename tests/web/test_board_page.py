@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import gettext
 import json
+import re
+from html import unescape
 from pathlib import Path
 
 import jinja2
@@ -37,6 +39,7 @@ PLAYS = {
     "argentino-envido-flor": ("argentino-30", {"flor": "True", "best_of": "3"},
                               [{"type": "call", "side": 0, "call": "envido"}, {"type": "quiero", "side": 1}]),
     "truco-15-over": ("truco-15", {"table_size": "6"}, [{"type": "adjust", "side": 1, "delta": 15}]),
+    "venezolano-envido-raise": ("venezolano", {}, [{"type": "call", "side": 0, "call": "envido"}]),
 }
 
 
@@ -67,3 +70,24 @@ def test_every_action_button_carries_its_action(app, client):
     controls = page.board.buttons
     assert html.count("data-action=") == len(buttons) + len(controls.extra) + len(controls.adjust[0]) + len(controls.adjust[1])
     assert {json.loads(b.json)["type"] for b in buttons} >= {"hand_winner", "trick", "call", "mazo"}
+
+
+def test_the_pad_offers_the_open_raise_with_every_amount(client):
+    """After an Envido in venezolano, side 1's Real Envido place (venezolano has none) holds "¡Tres más!"
+    (worth 2 + 3) with a list of every amount the engine allows, 1 to 22 at 0-0
+    (docs/rules.md §Open Envido raises); the list is the form's action, and posting another
+    amount records that one."""
+    path, _id, _key = new_match(client, "venezolano")
+    act(client, path, {"type": "call", "side": 0, "call": "envido"}, 0)
+    html = client.get(path, headers={**HX, "Accept-Language": "es"}).get_data(as_text=True)
+    cell = re.search(r'id="slot-1-real".*?</form>', html, re.S).group(0)
+    three = escape(json.dumps({"amount": 3, "call": "envido_mas", "side": 1, "type": "call"}, separators=(",", ":")))
+    assert f'data-action="{three}"' in cell and "¡Tres más!" in cell and "vale 5" in cell
+    options = re.findall(r'<option value="([^"]+)"', cell)
+    assert [json.loads(unescape(o))["amount"] for o in options] == list(range(1, 23))
+    assert '<select name="action"' in cell and 'name="action" value=' not in cell  # the list is the action
+    five = {"type": "call", "side": 1, "call": "envido_mas", "amount": 5}
+    assert act(client, path, five, 1).status_code in (200, 303)
+    act(client, path, {"type": "quiero", "side": 0}, 2)
+    act(client, path, {"type": "envido_winner", "side": 1}, 3)
+    assert re.search(r'id="score1">7<', client.get(path).get_data(as_text=True))  # 2 + 5

@@ -8,7 +8,7 @@ from typing import Any
 
 from scorer.core.envido_points import count_spans, describe_counts
 from scorer.core.errors import N_, RuleError
-from scorer.core.variants import ENVIDO_CALLS
+from scorer.core.variants import ENVIDO_CALLS, OPEN_RAISE
 from scorer.core.match.hand import Hand, _Core
 from scorer.core.match.log import LogFact, LogKind
 from scorer.core.match.stakes import Stakes
@@ -21,12 +21,17 @@ class Calls(Stakes):
 
     def _call(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
         call, side = action["call"], action["side"]
+        if "amount" in action and call != OPEN_RAISE:
+            raise RuleError("bad_amount", N_("Only a raise of the Envido by some tentos (N más) carries an amount; "
+                                             "{call} does not."), call=call)
         ladder = [step.call for step in self.variant.truco_ladder]
         if call in ladder:
             return self._truco_call(core, side, ladder.index(call))
         envido_calls = [c for c in self.variant.envido.calls if c != "falta_envido" or self._falta_in_play()] \
             if self.variant.envido else []
         flor_calls = list(self.variant.flor.calls) if self.variant.flor and self._flor_in_play() else []
+        if call == OPEN_RAISE and call in envido_calls:
+            return self._open_raise(core, side, action.get("amount"))
         if call in envido_calls:
             return self._envido_call(core, side, call)
         if call in flor_calls:
@@ -106,7 +111,7 @@ class Calls(Stakes):
             if hand.envido_caller == side:
                 raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side, answer_side=1 - side, call=hand.envido_chain[-1])
             chain = [*hand.envido_chain, call]
-            allowed = [nxt for nxt in ENVIDO_CALLS if self._envido_chain_ok([*hand.envido_chain, nxt])]
+            allowed = [nxt for nxt in ENVIDO_CALLS if self._envido_chain_ok([*hand.envido_chain, nxt], hand.envido_raises)]
             falta = self._falta_passed(chain) if self._envido_chain_known(chain) else None
             if falta is not None:
                 raise RuleError(
@@ -118,7 +123,7 @@ class Calls(Stakes):
                     value=self._chain_points(chain),
                     falta=falta,
                 )
-            if not self._envido_chain_ok(chain):
+            if not self._envido_chain_ok(chain, hand.envido_raises):
                 raise RuleError(
                     "bad_raise",
                     N_("{call} cannot answer {pending}."),
@@ -162,19 +167,70 @@ class Calls(Stakes):
             return N_("A Truco was accepted: no Envido after it in this variant.")
         return N_("Envido can no longer be called in this hand.")
 
-    def _envido_chain_ok(self, chain: Sequence[str]) -> bool:
+    def _envido_chain_ok(self, chain: Sequence[str], raises: Sequence[int] = ()) -> bool:
+        """Whether ``chain`` may be called (``raises``: the tentos of the open raises before
+        its last call; an open raise's own amount is checked by :meth:`_open_raise`)."""
         rules = self.variant.envido
         assert rules is not None
         if chain[-1] == "falta_envido":
             before = tuple(chain[:-1])
-            return self._falta_in_play() and (not before or before in rules.chains or self._repeated_chain(before))
+            return self._falta_in_play() and (
+                not before or before in rules.chains or self._repeated_chain(before)
+                or (self._open_chain(before) and self._falta_raises(before, raises)))
         return self._envido_chain_known(chain) and self._falta_passed(chain) is None
 
     def _envido_chain_known(self, chain: Sequence[str]) -> bool:
-        """Whether ``chain`` (no Falta in it) is in the variant's table or a repeated chain."""
+        """Whether ``chain`` (no Falta in it) is in the variant's table, a repeated chain, or
+        one of them followed by open raises."""
         rules = self.variant.envido
         assert rules is not None
-        return chain[-1] != "falta_envido" and (tuple(chain) in rules.chains or self._repeated_chain(chain))
+        return chain[-1] != "falta_envido" and (
+            tuple(chain) in rules.chains or self._repeated_chain(chain) or self._open_chain(chain))
+
+    def _open_raise(self, core: _Core, side: int, amount: int | None) -> list[LogFact]:
+        """``side`` raises the pending Envido by ``amount`` tentos ("dos más", "N más"): from 1
+        to what takes the side furthest behind to the target (docs/rules.md §Open Envido raises).
+
+        Raises:
+            RuleError: ``bad_amount`` (no amount, or more than the game leaves), ``bad_raise``
+            (no Envido pending, or a Falta Envido pending), ``own_call`` or ``top_reached``.
+        """
+        hand = core.hand
+        self._require_no_comparison(hand)
+        if amount is None:
+            raise RuleError("bad_amount", N_("{call} needs an amount: how many tentos more."), allowed=[1, 2, 3],
+                            call=OPEN_RAISE)
+        if not hand.envido_pending:
+            raise RuleError("bad_raise", N_("{call} raises an Envido that waits for an answer; none does."),
+                            call=OPEN_RAISE)
+        if hand.envido_caller == side:
+            raise RuleError("own_call", N_("{call} by {side}: the answer belongs to {answer_side}."), side=side,
+                            answer_side=1 - side, call=hand.envido_chain[-1])
+        if not self._envido_chain_known([*hand.envido_chain, OPEN_RAISE]):
+            raise RuleError("bad_raise", N_("{call} cannot answer {pending}."), call=OPEN_RAISE,
+                            pending=hand.envido_chain[-1])
+        most = self._open_raise_most(hand, core.score)
+        if most < 1:
+            raise RuleError("top_reached", N_("The Envido is already worth what the side furthest behind lacks "
+                                              "for the game: there is nothing left to raise."))
+        if amount > most:
+            raise RuleError("bad_amount", N_("{amount} more is too many: the Envido may be raised by {most} at most, "
+                                             "up to what the side furthest behind lacks for the game."),
+                            allowed=[1, most], amount=amount, most=most)
+        hand.envido_chain.append(OPEN_RAISE)
+        hand.envido_raises.append(amount)
+        hand.envido_caller = side
+        return [LogFact(LogKind.CALL, side=side, call=OPEN_RAISE, amounts=(amount,))]
+
+    def _open_raises(self, side: int) -> list[dict[str, Any]]:
+        """The open raises ``side`` could make now, one per amount from 1 to the most the game
+        leaves (``legal_actions``' candidates; empty where the variant has none or no Envido
+        waits for ``side``'s answer)."""
+        hand, rules = self._core.hand, self.variant.envido
+        if rules is None or not rules.open_raises or not hand.envido_pending or hand.envido_caller == side:
+            return []
+        most = self._open_raise_most(hand, self._core.score)
+        return [{"type": "call", "side": side, "call": OPEN_RAISE, "amount": n} for n in range(1, most + 1)]
 
     def _flor_call(self, core: _Core, side: int, call: str) -> list[LogFact]:
         hand = core.hand
@@ -200,8 +256,10 @@ class Calls(Stakes):
             if hand.envido_chain:
                 # A Flor "anula qualquer pedido de Envido ... feito anteriormente": called, pending,
                 # or accepted and not yet settled (docs/rules.md §Flor cancels Envido).
-                facts.append(LogFact(LogKind.FLOR_CANCELS_ENVIDO, chain=tuple(hand.envido_chain)))
+                facts.append(LogFact(LogKind.FLOR_CANCELS_ENVIDO, chain=tuple(hand.envido_chain),
+                                     amounts=tuple(hand.envido_raises)))
                 hand.envido_chain, hand.envido_pending, hand.envido_caller = [], False, None
+                hand.envido_raises = []
                 if hand.awaiting == "envido_winner":
                     hand.awaiting = None
             hand.envido_done = True
@@ -329,11 +387,12 @@ class Calls(Stakes):
             facts.append(LogFact(LogKind.FLOR_REFUSED, side=caller, call=call, points=points))
             self._award(core, caller, points, facts)
         elif hand.envido_pending:
-            points = self._envido_refused(hand.envido_chain)
+            points = self._envido_refused(hand.envido_chain, hand.envido_raises)
             caller = hand.envido_caller
             assert caller is not None
             hand.envido_pending, hand.envido_done = False, True
-            facts.append(LogFact(LogKind.ENVIDO_REFUSED, side=caller, chain=tuple(hand.envido_chain), points=points))
+            facts.append(LogFact(LogKind.ENVIDO_REFUSED, side=caller, chain=tuple(hand.envido_chain),
+                                 amounts=tuple(hand.envido_raises), points=points))
             self._award(core, caller, points, facts)
         else:
             assert hand.truco_pending is not None
@@ -390,10 +449,12 @@ class Calls(Stakes):
             hand.flor_done = True
         else:
             chain = list(hand.envido_chain)
-            value = self._envido_value(chain, core.score, winner)
+            value = self._envido_value(chain, core.score, winner, hand.envido_raises)
             hand.envido_done = True
+        amounts = () if is_flor else tuple(hand.envido_raises)
         assert value is not None
         hand.awaiting, hand.compare_stake = None, None
-        facts: list[LogFact] = [LogFact(LogKind.CHAIN_WON, side=winner, chain=tuple(chain), points=value, counts=counts)]
+        facts: list[LogFact] = [LogFact(LogKind.CHAIN_WON, side=winner, chain=tuple(chain), amounts=amounts,
+                                        points=value, counts=counts)]
         self._award(core, winner, value, facts)
         return facts

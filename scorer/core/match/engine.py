@@ -23,7 +23,7 @@ from typing import Any
 from scorer.core.envido_points import count_spans
 from scorer.core.errors import N_, RuleError
 from scorer.core.schema import ACTION_TYPES, LegalAction, State, bare_action, check_side, normalize_action
-from scorer.core.variants import Variant, get_variant
+from scorer.core.variants import OPEN_RAISE, Variant, get_variant
 from scorer.core.match.calls import Calls
 from scorer.core.match.error_words import CALL_NAMES, use_table_words
 from scorer.core.match.hand import SIDES, Hand, _Core, decide_hand
@@ -156,7 +156,8 @@ class Match(Calls, Plays):
             them) plus ``points`` (tentos the action awards at once, before any cap at the
             target, or for a call the stake if accepted; ``None`` where it pays nothing or
             it is not known yet) and ``points_side`` (who gets them). Corrections are
-            offered as -1 and +1 per side where legal (any ``delta`` may be posted);
+            offered as -1 and +1 per side where legal (any ``delta`` may be posted); an open
+            Envido raise once per ``amount`` it may carry (docs/rules.md §Open Envido raises);
             ``undo`` is listed when there is something to undo. While an Envido or Flor
             waits for its winner, one :class:`~scorer.core.schema.DeclarePoints` entry
             (``{"type": "declare_points", "what", "min", "max"}``) says both sides'
@@ -297,6 +298,8 @@ class Match(Calls, Plays):
         if hand.flor_pending:
             call, side = hand.flor_chain[-1]
             return {"call": call, "side": side}
+        if hand.envido_pending and hand.envido_chain[-1] == OPEN_RAISE:  # "tres más": with its amount
+            return {"call": OPEN_RAISE, "side": hand.envido_caller, "amount": hand.envido_raises[-1]}
         if hand.envido_pending:
             return {"call": hand.envido_chain[-1], "side": hand.envido_caller}
         if hand.truco_pending:
@@ -327,7 +330,8 @@ class Match(Calls, Plays):
             calls += self.variant.flor.calls
         out: list[dict[str, Any]] = []
         for side in SIDES:
-            out += [{"type": "call", "side": side, "call": call} for call in calls]
+            out += [{"type": "call", "side": side, "call": call} for call in calls if call != OPEN_RAISE]
+            out += self._open_raises(side)  # one per amount
             out += [{"type": kind, "side": side} for kind in ("quiero", "no_quiero", "no_flor", "envido_winner")]
             out += [{"type": "special_hand", "side": side, "decision": d} for d in ("play", "run")]
             out.append({"type": "mazo", "side": side})

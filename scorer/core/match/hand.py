@@ -25,6 +25,7 @@ class Hand:
     truco_raise_side: int | None = None  # who may raise next (the side that accepted)
     truco_pending: tuple[int, int] | None = None  # (ladder index, caller)
     envido_chain: list[str] = field(default_factory=list)
+    envido_raises: list[int] = field(default_factory=list)  # tentos of each open raise ("N más") in the chain
     envido_caller: int | None = None
     envido_pending: bool = False
     envido_done: bool = False
@@ -41,6 +42,7 @@ class Hand:
         new = object.__new__(Hand)
         new.__dict__.update(self.__dict__)
         new.envido_chain, new.flor_chain, new.tricks = list(self.envido_chain), list(self.flor_chain), list(self.tricks)
+        new.envido_raises = list(self.envido_raises)
         return new
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorer.core.variants import ENVIDO_CALLS, WINNER_FALTAS
+from scorer.core.variants import ENVIDO_CALLS, OPEN_RAISE, WINNER_FALTAS
 from scorer.core.match.hand import Hand
 
 
@@ -81,10 +81,12 @@ class Stakes:
         # correction made mid-hand can bring the leader to the target) is paid 0.
         return max(value, 0)
 
-    def _chain_points(self, chain: Sequence[str]) -> int:
+    def _chain_points(self, chain: Sequence[str], raises: Sequence[int] = ()) -> int:
         """Accepted value of an Envido chain without Falta (0 for the empty chain): the
         variant's table, or with ``envido_repeat`` 2 for each Envido and 3 for the Real Envido
-        (docs/rules.md §Repeated Envido).
+        (docs/rules.md §Repeated Envido); a chain of the table followed by open raises is worth
+        the table's value and the tentos of each raise, the first of ``raises`` (docs/rules.md
+        §Open Envido raises).
 
         Raises:
             KeyError: a chain the variant does not have.
@@ -93,32 +95,63 @@ class Stakes:
         assert rules is not None
         if not chain:
             return 0
+        if self._open_chain(chain):
+            opened = list(chain).index(OPEN_RAISE)
+            return self._chain_points(chain[:opened]) + sum(raises[: len(chain) - opened])
         if tuple(chain) in rules.chains:
             return rules.chains[tuple(chain)]
         if self._repeated_chain(chain):
             return 2 * chain.count("envido") + 3 * chain.count("real_envido")
         raise KeyError(tuple(chain))
 
+    def _open_chain(self, chain: Sequence[str]) -> bool:
+        """Whether ``chain`` is a chain of the variant's table (or a repeated one) followed by
+        one or more open raises, where the variant has them (docs/rules.md §Open Envido raises)."""
+        rules = self.variant.envido
+        if rules is None or not rules.open_raises or OPEN_RAISE not in chain:
+            return False
+        opened = list(chain).index(OPEN_RAISE)
+        base = tuple(chain[:opened])
+        return (bool(base) and (base in rules.chains or self._repeated_chain(base))
+                and all(call == OPEN_RAISE for call in chain[opened:]))
+
+    def _open_raise_most(self, hand: Hand, score: Sequence[int]) -> int:
+        """The most tentos an open raise may add now (0 or less: none): what takes the side
+        furthest behind to the target, less what the pending Envido stands at
+        (docs/rules.md §Open Envido raises)."""
+        return self.target - min(score) - self._chain_points(hand.envido_chain, hand.envido_raises)
+
+    def _falta_raises(self, chain: Sequence[str], raises: Sequence[int]) -> bool:
+        """Whether a Falta Envido called over ``chain`` raises it: always, except over open
+        raises, where the Falta (the lower of the two sides' under the table's convention)
+        must be worth more than the chain (GH-GIAMPIGA: docs/rules.md §Open Envido raises)."""
+        if OPEN_RAISE not in chain:
+            return True
+        faltas = [self._falta(self._core.score, side) for side in (0, 1)]
+        return min(f for f in faltas if f is not None) > self._chain_points(chain, raises)
+
     def _repeated_chain(self, chain: Sequence[str]) -> bool:
         """With ``envido_repeat``: Envido any number of times, then at most one Real Envido."""
         body = list(chain[:-1]) if chain and chain[-1] == "real_envido" else list(chain)
         return bool(self.options.get("envido_repeat")) and bool(chain) and all(c == "envido" for c in body)
 
-    def _envido_value(self, chain: Sequence[str], score: Sequence[int], winner: int | None) -> int | None:
-        """Accepted value of an envido chain (``None`` for a winner-dependent Falta). With
-        ``falta_adds_stake`` an accepted Falta adds the chain accepted before it
-        (docs/rules.md §Falta adds the stake)."""
+    def _envido_value(self, chain: Sequence[str], score: Sequence[int], winner: int | None,
+                      raises: Sequence[int] = ()) -> int | None:
+        """Accepted value of an envido chain (``None`` for a winner-dependent Falta; ``raises``:
+        the tentos of its open raises). With ``falta_adds_stake`` an accepted Falta adds the
+        chain accepted before it (docs/rules.md §Falta adds the stake)."""
         if chain and chain[-1] == "falta_envido":
             falta = self._falta(score, winner)
             if falta is None or not self.options.get("falta_adds_stake"):
                 return falta
-            return falta + self._chain_points(chain[:-1])
-        return self._chain_points(chain)
+            return falta + self._chain_points(chain[:-1], raises)
+        return self._chain_points(chain, raises)
 
-    def _envido_refused(self, chain: Sequence[str]) -> int:
-        """What a refused chain pays its last caller: the chain before its last call, min 1."""
+    def _envido_refused(self, chain: Sequence[str], raises: Sequence[int] = ()) -> int:
+        """What a refused chain pays its last caller: the chain before its last call, min 1
+        (``raises``: the tentos of its open raises; docs/rules.md §Open Envido raises)."""
         try:
-            return self._chain_points(chain[:-1]) or 1
+            return self._chain_points(chain[:-1], raises) or 1
         except KeyError:
             return 1
 
@@ -130,7 +163,8 @@ class Stakes:
                 return step.value(self.target)
         if call in ENVIDO_CALLS:
             chain = [*hand.envido_chain, call] if hand.envido_pending else [call]
-            return self._envido_value(chain, self._core.score, None)
+            raises = [*hand.envido_raises, action["amount"]] if call == OPEN_RAISE else hand.envido_raises
+            return self._envido_value(chain, self._core.score, None, raises)
         flor = self.variant.flor
         assert flor is not None
         if call == "flor":

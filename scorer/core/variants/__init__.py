@@ -41,15 +41,16 @@ from scorer.core.variants.registry import (
     variants_where,
 )
 from scorer.core.variants.rules import (
-    ARGENTINE_ENVIDO_CHAINS, ENVIDO_CALLS, FALTA_CONVENTIONS, FLOR_CALLS, GAME, GAUDERIO_ENVIDO_CHAINS, EnvidoRules,
-    FlorRules, OptionSpec, SpecialHandRules, TrucoStep, WINNER_FALTAS,
+    ARGENTINE_ENVIDO_CHAINS, ENVIDO_CALLS, FALTA_CONVENTIONS, FLOR_CALLS, GAME, GAUDERIO_ENVIDO_CHAINS, OPEN_RAISE,
+    EnvidoRules, FlorRules, OptionSpec, SpecialHandRules, TrucoStep, WINNER_FALTAS,
 )
 from scorer.core.variants.variant import ARGENTINE_CARDS, Variant
 from scorer.core.variants.words import CHOICE_LABELS, GLOSSES, TABLE_WORDS, PageWord, TableWord, TableWords, choice_label
 
 __all__ = [
     "ARGENTINE_CARDS", "ARGENTINE_ENVIDO_CHAINS", "ARGENTINE_LADDER", "CHOICE_LABELS", "ENVIDO_CALLS",
-    "FALTA_CONVENTIONS", "FLOR_CALLS", "GAME", "GAUDERIO_ENVIDO_CHAINS", "GLOSSES", "TABLE_WORDS", "VARIANTS",
+    "FALTA_CONVENTIONS", "FLOR_CALLS", "GAME", "GAUDERIO_ENVIDO_CHAINS", "GLOSSES", "OPEN_RAISE", "TABLE_WORDS",
+    "VARIANTS",
     "EnvidoRules", "FlorRules", "OptionSpec", "PageWord", "SpecialHandRules", "TableWord", "TableWords", "TrucoStep",
     "Variant", "WINNER_FALTAS",
     "choice_label", "default_variant", "flor_in_play", "get_variant", "known_decks", "register", "unregister", "variants_where",

@@ -271,7 +271,10 @@ _REGISTRY: dict[str, Variant] = {
                 truco_ladder=VENEZUELAN_LADDER,
                 # The Falta Envido is the table's option: the rule pages name none, the engine plays it
                 # (docs/rules.md §Venezuelan options).
-                envido=EnvidoRules(VENEZUELAN_ENVIDO_CHAINS, pieces=VENEZUELAN_PIEZAS, falta=False, falta_option=True),
+                # The answering side may raise an Envido by any number of tentos, "N más" (BUENASTAREAS-VE,
+                # GH-GIAMPIGA: docs/rules.md §Open Envido raises).
+                envido=EnvidoRules(VENEZUELAN_ENVIDO_CHAINS, pieces=VENEZUELAN_PIEZAS, falta=False, falta_option=True,
+                                   open_raises=True),
                 # Flor 3 (STEEMIT-VE); no Contraflor: the sources name none (docs/rules.md §Truco venezolano);
                 # "mi flor envida" raises a Flor by 2 (GH-GIAMPIGA: docs/rules.md §Venezuelan options).
                 flor=FlorRules(pieces=VENEZUELAN_PIEZAS, raises=("flor_envida",)),

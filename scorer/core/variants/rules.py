@@ -11,7 +11,10 @@ from typing import Any, Literal
 from scorer.core.card_rules import PiezaRules
 
 #: Envido-type calls, in the order a chain may use them.
-ENVIDO_CALLS = ("envido", "real_envido", "falta_envido")
+ENVIDO_CALLS = ("envido", "real_envido", "envido_mas", "falta_envido")
+#: The open Envido raise ("dos más", "N más"): a call that carries its ``amount`` in tentos,
+#: where :attr:`EnvidoRules.open_raises` (docs/rules.md §Venezuelan options).
+OPEN_RAISE = "envido_mas"
 #: Flor-type calls.
 FLOR_CALLS = ("flor", "contraflor", "contraflor_al_resto", "flor_envida")
 
@@ -56,6 +59,9 @@ class EnvidoRules:
         falta: Falta Envido is always a call of this variant (``False``: left out, or an option).
         falta_option: Falta Envido is a call only where the table turns on the option
             ``falta_envido`` (venezolano: docs/rules.md §Venezuelan options).
+        open_raises: the side answering an Envido may raise it by any whole number of tentos
+            (:data:`OPEN_RAISE`, "N más"), again and again, the sides taking turns; refused, a
+            raise pays what stood before it (venezolano: docs/rules.md §Open Envido raises).
     """
 
     chains: Mapping[tuple[str, ...], int]
@@ -63,13 +69,15 @@ class EnvidoRules:
     pieces: PiezaRules | None = None
     falta: bool = True
     falta_option: bool = False
+    open_raises: bool = False
 
     @property
     def calls(self) -> tuple[str, ...]:
         """The Envido-type call ids this variant can use, in :data:`ENVIDO_CALLS` order (the
-        Falta Envido also where it is an option)."""
+        Falta Envido also where it is an option; the open raise where the variant has it)."""
         used = {call for chain in self.chains for call in chain}
         used |= {"falta_envido"} if self.falta or self.falta_option else set()
+        used |= {OPEN_RAISE} if self.open_raises else set()
         return tuple(call for call in ENVIDO_CALLS if call in used)
 
     @property

@@ -48,6 +48,10 @@ class TableWords:
         raise_shouts: call id -> the shout of that call made over the same call, where the
             table has words of its own for it (Venezuelan "¡Quiero y envido!", Valencian
             "Torne!" for a second Envido); else the call's own shout.
+        open_raise: how the table says an open Envido raise, ``{n}`` standing for the number
+            of tentos ("{n} más": "tres más"); ``""`` where the table has none ("+3").
+        open_raise_shout: the same as shouted on its button and in the log ("¡{n} más!": "¡Tres más!").
+        numbers: the table's words for 1, 2, 3... (a larger number is written in digits).
     """
 
     shouts: Mapping[str, str]
@@ -62,6 +66,17 @@ class TableWords:
     feminine_calls: frozenset[str] = frozenset()
     feminine: Mapping[str, TableWord] = field(default_factory=dict)
     raise_shouts: Mapping[str, str] = field(default_factory=dict)
+    open_raise: str = ""
+    open_raise_shout: str = ""
+    numbers: tuple[str, ...] = ()
+
+    def raise_by(self, amount: int, *, shout: bool = False) -> str:
+        """An open Envido raise of ``amount`` tentos as the table says it ("tres más"), or as
+        shouted (``shout``: "¡Tres más!"); "+3" (shouted "+3!") where the table has no words for it."""
+        number = self.numbers[amount - 1] if 1 <= amount <= len(self.numbers) else str(amount)
+        if shout:
+            return (self.open_raise_shout or "+{n}!").format(n=number[:1].upper() + number[1:])
+        return (self.open_raise or "+{n}").format(n=number)
 
     def said(self, how: str, call: str | None = None) -> TableWord:
         """``accepted``, ``refused`` or ``tie`` as the table says it of ``call`` (the last call
@@ -81,6 +96,13 @@ accepted or played."""
 _FEMININE_RIO = frozenset({"flor", "contraflor", "contraflor_al_resto", "falta_envido"})
 """The feminine calls of the Rioplatense and gaúcho tables: la flor, la contraflor, la falta envido
 (docs/rules.md §Table words: "falta envido no querida")."""
+
+_SPANISH_NUMBERS = (
+    "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce", "trece",
+    "catorce", "quince", "dieciséis", "diecisiete", "dieciocho", "diecinueve", "veinte", "veintiuno", "veintidós",
+    "veintitrés", "veinticuatro", "veinticinco", "veintiséis", "veintisiete", "veintiocho", "veintinueve", "treinta",
+)
+"""1 to 30 as a Spanish-speaking table says them ("dos más", "veintidós más")."""
 
 TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
     {
@@ -104,10 +126,11 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
         # Rioplatense table's; "quiero y envido" is the second Envido.
         "ve": TableWords(
             shouts={"truco": "¡Truco!", "retruco": "¡Quiero retruco!", "vale_nueve": "¡Vale nueve!",
-                    "vale_juego": "¡Vale juego!", "envido": "¡Envido!", "falta_envido": "¡Falta envido!",
-                    "flor": "¡Flor!", "flor_envida": "¡Mi flor envida!"},
+                    "vale_juego": "¡Vale juego!", "envido": "¡Envido!", "envido_mas": "¡N más!",
+                    "falta_envido": "¡Falta envido!", "flor": "¡Flor!", "flor_envida": "¡Mi flor envida!"},
             calls={"truco": "Truco", "retruco": "Retruco", "vale_nueve": "Vale nueve", "vale_juego": "Vale juego",
-                   "envido": "Envido", "falta_envido": "Falta envido", "flor": "Flor", "flor_envida": "Mi flor envida"},
+                   "envido": "Envido", "envido_mas": "N más", "falta_envido": "Falta envido", "flor": "Flor",
+                   "flor_envida": "Mi flor envida"},
             answers={"quiero": "Quiero", "no_quiero": "No quiero", "mazo": "Me voy al mazo", "no_flor": "No tengo flor"},
             flor_answers={"quiero": "Con flor quiero", "no_quiero": "Con flor me achico"},
             accepted="querido",
@@ -115,8 +138,12 @@ TABLE_WORDS: Mapping[str, TableWords] = MappingProxyType(
             tie="parda",
             feminine_calls=_FEMININE_RIO,
             feminine={"accepted": "querida", "refused": "no querida"},
-            # The second Envido is said "quiero y envido" (STEEMIT-VE, BUENASTAREAS-VE).
+            # The second Envido is said "quiero y envido" (STEEMIT-VE, BUENASTAREAS-VE); an open
+            # raise, "dos más", "cinco más" (BUENASTAREAS-VE, GH-GIAMPIGA: docs/rules.md §Open Envido raises).
             raise_shouts={"envido": "¡Quiero y envido!"},
+            open_raise="{n} más",
+            open_raise_shout="¡{n} más!",
+            numbers=_SPANISH_NUMBERS,
         ),
         # Gaúcho / gaudério ("ir ao baralho", "fugir", "Contra-flor e o resto": docs/rules.md §Flor values).
         "gaucho": TableWords(

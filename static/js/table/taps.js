@@ -209,6 +209,19 @@ document.addEventListener("touchend", function (e) {
     takenOn = null;
   }
 }, { capture: true, passive: false });
+/* An open Envido raise ("¡Tres más!"): the amount chosen in the list beside its button gives
+   the button that amount's words, points and data-action (templates/partials/_action.html;
+   the list is the form's action field, so a page without this script posts it too). */
+document.addEventListener("change", function (e) {
+  var list = e.target.closest && e.target.closest("#scoreboard select.amounts");
+  var button = list && list.form && list.form.querySelector("button.act");
+  var chosen = list && list.options[list.selectedIndex];
+  if (!button || !chosen) return;
+  button.dataset.action = chosen.value;
+  button.querySelector(".label").textContent = chosen.dataset.label;
+  var pts = button.querySelector(".pts");
+  if (pts) pts.textContent = chosen.dataset.note;
+});
 document.addEventListener("click", function (e) {
   var button = e.target.closest && e.target.closest("#scoreboard button.act");
   if (!button || !button.form) return;

@@ -64,6 +64,13 @@ CASES = [
     ("uruguaio", {}, "0:envido 1:quiero", "ep39-20", "bad_points", ["39", "0-7, 20-37"]),
     ("argentino-30", FLOR, "0:flor 1:flor", "ep39-20", "bad_points", ["39 is not a possible Flor count", "20-38"]),
     ("uruguaio", {}, "0:flor 1:flor", "ep48-20", "bad_points", ["20-47"]),
+    # The open Envido raise (docs/rules.md §Open Envido raises): 1 up to what takes the side furthest
+    # behind to the target; an amount only with it; it raises an Envido that waits.
+    ("venezolano", {}, "0:envido", "1:envido_mas+23", "bad_amount", ["23 more is too many", "22 at most"]),
+    ("venezolano", {}, "0:envido", "1:envido_mas", "bad_amount", ["N más needs an amount"]),
+    ("venezolano", {}, "0:envido", "1:envido+3", "bad_amount", ["(N más) carries an amount; Envido does not"]),
+    ("venezolano", {}, "", "0:envido_mas+3", "bad_raise", ["N más raises an Envido", "none does"]),
+    ("venezolano", {}, "a0+22 a1+23 0:envido", "1:envido_mas+1", "top_reached", ["nothing left to raise"]),
 ]
 
 

@@ -273,3 +273,62 @@ def test_mi_flor_envida_answers_the_other_sides_flor(script, call, code):
     with pytest.raises(RuleError) as caught:
         play(V, f"{script} {call}".strip())
     assert caught.value.code == code
+
+
+# --- the open Envido raise, "N más" (docs/rules.md §Open Envido raises) ----------------------------
+
+OPEN_RAISES = [
+    # options, script, expected score. BUENASTAREAS-VE: "se puede devolver el envido sumando cuantos
+    # puntos se desee"; GH-GIAMPIGA's test "Envido, Quiero y Envido, N más y Falta": Envido 2, "quiero y
+    # envido" 4 (refused 2), 3 más 7, then the Falta (19 at 3-5 to 24) refused pays the 7 bet before it.
+    ({}, "0:envido 1:envido_mas+3 0:quiero ew1", [0, 5]),                       # 2 + 3
+    ({}, "0:envido 1:envido_mas+3 0:no_quiero", [0, 2]),                        # refused: the Envido's 2
+    ({}, "0:envido 1:envido 0:envido_mas+3 1:quiero ew0", [7, 0]),              # 4 + 3 (GH-GIAMPIGA: 7)
+    ({}, "0:envido 1:envido 0:envido_mas+3 1:no_quiero", [4, 0]),               # refused: the 4 before it
+    ({}, "0:envido 1:envido_mas+1 0:envido_mas+5 1:no_quiero", [3, 0]),         # again and again: 2 + 1 stood
+    ({}, "0:envido 1:envido_mas+1 0:envido_mas+5 1:quiero ep33-30", [8, 0]),    # 2 + 1 + 5
+    ({}, "0:envido 1:envido_mas+22 0:quiero ew1", [0, 24]),                     # up to the game: 2 + 22 = 24
+    ({"falta_envido": True}, "a0+3 a1+5 0:envido 1:envido 0:envido_mas+3 1:falta_envido 0:no_quiero", [3, 12]),
+    ({"falta_envido": True}, "a0+3 a1+5 0:envido 1:envido 0:envido_mas+3 1:falta_envido 0:quiero ep30-33",
+     [3, 24]),                                                                  # the Falta, 19, replaces the 7
+    ({}, "0:envido 1:envido_mas+3 0:flor 1:no_flor", [3, 0]),                   # a Flor cancels it (§Flor cancels Envido)
+]
+
+
+@pytest.mark.parametrize(("options", "script", "expected"), OPEN_RAISES)
+def test_open_envido_raises(options, script, expected):
+    assert list(play(V, script, options=options).score) == expected
+
+
+@pytest.mark.parametrize(("options", "script", "call", "code"), [
+    # docs/rules.md §Open Envido raises: at least 1, at most what takes the side furthest behind to the
+    # target; it answers the other side's Envido; after it, N más again or the Falta, which must raise it.
+    ({}, "0:envido", "1:envido_mas+23", "bad_amount"),            # 2 + 23 passes the 24 the game leaves
+    ({}, "a0+20 a1+23 0:envido", "1:envido_mas+3", "bad_amount"),  # 24 - 20 - 2: 2 at most
+    ({}, "a0+22 a1+23 0:envido", "1:envido_mas+1", "top_reached"),  # 2 already takes 22 to 24
+    ({}, "0:envido", "1:envido_mas+0", "bad_amount"),
+    ({}, "0:envido", "1:envido_mas", "bad_amount"),                # no amount
+    ({}, "", "0:envido_mas+3", "bad_raise"),                       # no Envido to raise
+    ({}, "0:envido", "0:envido_mas+3", "own_call"),
+    ({}, "0:envido 1:envido_mas+3", "0:envido", "bad_raise"),      # after it: N más or the Falta
+    ({"falta_envido": True}, "a1+20 0:envido 1:envido_mas+5", "0:falta_envido", "bad_raise"),  # Falta 4 < 7
+    ({}, "0:envido", "1:truco+3", "bad_amount"),                   # an amount is the open raise's only
+])
+def test_open_envido_raise_bounds(options, script, call, code):
+    with pytest.raises(RuleError) as caught:
+        play(V, f"{script} {call}".strip(), options=options)
+    assert caught.value.code == code
+
+
+def test_open_raises_are_venezuelan_only():
+    with pytest.raises(RuleError) as caught:
+        play("argentino-30", "0:envido 1:envido_mas+3")
+    assert caught.value.code == "no_such_call"
+
+
+def test_legal_actions_offer_every_amount_with_its_stake():
+    """After an Envido at 0-0, side 1 may raise by 1 to 22 (2 + 22 = 24); each offer's points are the
+    chain's worth if accepted (2 + N)."""
+    offers = [a for a in play(V, "0:envido").legal_actions() if a.get("call") == "envido_mas"]
+    assert [(a["side"], a["amount"], a["points"]) for a in offers] == [(1, n, 2 + n) for n in range(1, 23)]
+    assert not [a for a in play(V, "0:envido 1:envido_mas+3").legal_actions() if a.get("call") == "envido"]

@@ -380,7 +380,8 @@ def main(quick: bool, say) -> int:
     cluster = db.pg_cluster().Cluster()
     started: list = []
     processes: list = []
-    figures: dict[str, Any] = {"steps": [], "phones_a_table": PHONES, "tap_every_s": TAP_EVERY_S, "step_s": step_s}
+    figures: dict[str, Any] = {"steps": [], "phones_a_table": PHONES, "tap_every_s": TAP_EVERY_S, "step_s": step_s,
+                               "streams_only": []}
     try:
         url = cluster.create_database()
         say(f"storing {steps[-1]} matches")
@@ -390,14 +391,14 @@ def main(quick: bool, say) -> int:
         pids = {"nginx": proxy.proc.pid, "app": servers[0].proc.pid,
                 "postgresql": int((cluster.data / "postmaster.pid").read_text().split()[0])}
         pipes, processes = start_phones(proxy.https_port)
-        opened_so_far, holding = 0, True
+        opened_so_far, held, holding = 0, 0, True
         for tables in steps:
             say(f"{tables} tables: opening {PHONES * (tables - opened_so_far)} more streams")
             opened = open_streams(pipes, made, opened_so_far, tables)
-            opened_so_far = tables
+            opened_so_far, held = tables, held + opened["streams"]
             if not holding:  # the streams alone, for nginx's memory with every phone connected
-                figures["streams_only"] = {"tables": tables, "opened": opened,
-                                           "rss_mb": {name: rss_mb(family(pid)) for name, pid in pids.items()}}
+                figures["streams_only"].append({"tables": tables, "opened": opened, "streams_held": held,
+                                                "rss_mb": {name: rss_mb(family(pid)) for name, pid in pids.items()}})
                 continue
             if tables == steps[0]:  # warm up: the app's first connections, templates and replays
                 ask_all(pipes, "run", TAP_EVERY_S / 2)

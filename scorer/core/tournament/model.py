@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from scorer.core.errors import N_, TrucoError
 
@@ -149,5 +149,5 @@ class Tournament:
         raise TournamentError("unknown_slot", N_("There is no match {slot} in this tournament."), slot=slot_id)
 
 
-def _fail(code: str, template: str, **params: Any) -> None:
+def _fail(code: str, template: str, **params: Any) -> NoReturn:
     raise TournamentError(code, template, **params)

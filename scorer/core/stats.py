@@ -142,7 +142,8 @@ class SideStats:
         True
         """
         names = {f.name for f in fields(cls)}
-        return cls(**{k: (dict(v) if k == "tentos_by_source" else v) for k, v in data.items() if k in names})
+        values: dict[str, Any] = {k: (dict(v) if k == "tentos_by_source" else v) for k, v in data.items() if k in names}
+        return cls(**values)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form: every field, plus ``envido_points_average``."""

@@ -20,7 +20,7 @@ from typing import Any, TypedDict
 
 from scorer.core.errors import N_
 from scorer.core.match import CALL_NAMES, LogEntry, LogFact, LogKind
-from scorer.core.schema import MatchState
+from scorer.core.schema import MatchState, State
 from scorer.core.variants import OPEN_RAISE, TABLE_WORDS, VARIANTS, PageWord, TableWord, TableWords
 
 Translate = Callable[[str], str]
@@ -219,7 +219,7 @@ def say_entry(
     }
 
 
-def say_state(state: Mapping[str, Any], translate: Translate | None = None) -> SaidState:
+def say_state(state: State, translate: Translate | None = None) -> SaidState:
     """The engine's state (:meth:`scorer.core.match.Match.state`, or the application
     service's) with its log said in words: a new dict, every key where it was, ``log`` a
     list of :class:`SaidEntry` (the JSON form the API, the pages and ``truco replay`` give).
@@ -230,4 +230,4 @@ def say_state(state: Mapping[str, Any], translate: Translate | None = None) -> S
     """
     words = VARIANTS[state["variant"]].words
     names = state["names"]
-    return {**state, "log": [say_entry(entry, names, translate, words) for entry in state["log"]]}  # type: ignore[typeddict-item]
+    return {**state, "log": [say_entry(entry, names, translate, words) for entry in state["log"]]}

@@ -3,7 +3,7 @@ the comparison of counts) and what each stake is worth. A part of :class:`~score
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorer.core.envido_points import count_spans, describe_counts
@@ -445,7 +445,7 @@ class Calls(Stakes):
         if is_flor:
             chain = [call for call, _ in hand.flor_chain]
             stake = hand.compare_stake
-            value = self._flor_comparison_value(hand, stake, winner, core.score)
+            value: int | None = self._flor_comparison_value(hand, stake, winner, core.score)
             hand.flor_done = True
         else:
             chain = list(hand.envido_chain)

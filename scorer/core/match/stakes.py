@@ -71,10 +71,13 @@ class Stakes(MatchParts):
         if convention == "leader_stage" and in_malas:
             value = half - leader
         elif convention == "malas_wins_game" and in_malas:
+            assert winner is not None  # a WINNER_FALTAS convention without a winner returned above
             value = self.target - score[winner]
         elif convention == "winner_stage" and in_malas:
+            assert winner is not None
             value = half - score[winner]
         elif convention == "loser_lacks":
+            assert winner is not None
             value = self.target - score[1 - winner]
         else:
             value = self.target - leader

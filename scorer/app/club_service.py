@@ -181,6 +181,7 @@ def record(db: store.Database, matches: MatchService, row: store.MatchRow, cid: 
            ended: float | None = None) -> None:
     """Write the facts of the finished club game ``row`` (its sides' call statistics from its log)."""
     stats = matches.stats(db, row)
+    assert row.winner is not None  # a finished game
     cstore.record_game(db, match_id=row.id, cid=cid, ended=row.updated if ended is None else ended, sides=sides,
                        winner=row.winner, version=row.version,
                        stats=[{k: getattr(s, k) for k in core.PLAYER_STATS} for s in stats])
@@ -226,10 +227,10 @@ def play(db: store.Database, club: Club, season: cstore.SeasonRow | None) -> cor
     stamp = f"{games_now}|{len(club.players)}|{first or ''}|{last or ''}"
     kept = cstore.stored_table(db, club.row.id, number)
     stored = _read(kept)
-    if stored is not None and kept.stamp == stamp:
+    if kept is not None and stored is not None and kept.stamp == stamp:
         return stored
-    if (stored is not None and kept.stamp.endswith(f"|{first or ''}|{last or ''}") and kept.through is not None
-            and cstore.games_stamp(db, club.row.id, up_to=kept.through)[0] == kept.games_stamp):
+    if (kept is not None and stored is not None and kept.stamp.endswith(f"|{first or ''}|{last or ''}")
+            and kept.through is not None and cstore.games_stamp(db, club.row.id, up_to=kept.through)[0] == kept.games_stamp):
         played = core.play_season(games(db, club.row.id, after=kept.through), club.players, first_night=first,
                                   last_night=last, start=stored)
     else:

@@ -52,6 +52,8 @@ class ActResult(tuple):
     """What :meth:`MatchService.act` answers: the pair ``(outcome, state)`` (``state`` None
     with ``with_state=False``), plus ``row``, the match as stored after it."""
 
+    row: store.MatchRow
+
     def __new__(cls, outcome: str, state: State | None, row: store.MatchRow) -> ActResult:
         result = super().__new__(cls, (outcome, state))
         result.row = row
@@ -163,14 +165,15 @@ class MatchService:
         self,
         db: store.Database,
         match: str | store.MatchRow,
-        action: dict[str, Any],
+        action: object,
         version: int,
         *,
         log_limit: int | None = None,
         with_state: bool = True,
         tap_key: str | None = None,
     ) -> ActResult:
-        """Validate ``action`` made on ``version``, store it, and return the new state.
+        """Validate ``action`` made on ``version``, store it, and return the new state. ``action``
+        is as a client posted it, any JSON value: the engine refuses what is not an action.
 
         ``match`` is the stored match as the request read it (or its id): it is read again
         only when this process has already replayed a newer version, or a write lost a race.
@@ -252,7 +255,9 @@ class MatchService:
                                          tap_key=tap_key, guard=guard)
         except store.KnownTap:  # recorded meanwhile by another process: rolled back
             self._remember(row.id, None)  # our copy is ahead of the database
-            return self._repeat(db, row, tap_key, log_limit, with_state)
+            repeat = self._repeat(db, row, tap_key, log_limit, with_state)
+            assert repeat is not None  # KnownTap: the tap is recorded
+            return repeat
         except BaseException:
             self._remember(row.id, None)  # our copy is ahead of the database
             raise
@@ -319,12 +324,13 @@ class MatchService:
         self.guard(db, row, "undo")
 
     @staticmethod
-    def check_settings(variant: str, options: dict[str, Any], mano: int) -> Match:
-        """A fresh Match for these settings (the engine validates them).
+    def check_settings(variant: object, options: dict[str, Any], mano: int) -> Match:
+        """A fresh Match for these settings (the engine validates them; ``variant`` as a client
+        sent it, any value).
 
         :raise RuleError: unknown variant, bad option or bad mano.
         """
-        return Match(variant, options=options, mano=mano)
+        return Match(get_variant(variant).id, options=options, mano=mano)
 
     # ------------------------------------------------- the other operations on a match
 
@@ -375,7 +381,8 @@ class MatchService:
             return None
         # A finished game whose Revanche started shows the series as it stood at that game
         # ("Melhor de 3, partida 1"), not as it stands now: leave out the later games.
-        later, next_id = [], row.rematch
+        later: list[store.MatchRow] = []
+        next_id = row.rematch
         while next_id:
             nxt = store.get_match(db, next_id)
             if nxt is None or nxt.series != row.series or len(later) > 10:
@@ -401,12 +408,16 @@ class MatchService:
             self.guard(db, row, "rematch")
         status = self.series(db, row)
         guard = (lambda locked: self.guard(locked, row, "rematch")) if self.guards else None
-        return store.create_rematch(db, row.id, new_series=bool(status and status.decided), guard=guard)
+        new = store.create_rematch(db, row.id, new_series=bool(status and status.decided), guard=guard)
+        assert new is not None  # the match is stored: its Revanche is made or found
+        return new
 
     @staticmethod
     def rename(db: store.Database, row: store.MatchRow, names: list[str]) -> store.MatchRow:
         """Rename the two sides; the renamed match."""
-        return store.rename_match(db, row.id, names)
+        renamed = store.rename_match(db, row.id, names)
+        assert renamed is not None  # the match is stored
+        return renamed
 
     @staticmethod
     def export(db: store.Database, row: store.MatchRow) -> dict[str, Any]:

@@ -174,8 +174,9 @@ def _next_for(loaded: tournament_service.Loaded, sv: core.SlotView, team: int) -
         source = v.slot.sources[side]
         if source.kind in ("winner", "loser") and source.ref in view.slots:
             other = view.slots[source.ref]
+            first, second = (names[i] if i is not None else None for i in other.teams)
             return Next(name, "waiting", _place(loaded, v.slot), after=_place(loaded, other.slot),
-                        after_teams=tuple(names[i] if i is not None else None for i in other.teams))  # type: ignore[arg-type]
+                        after_teams=(first, second))
         return Next(name, "waiting", _place(loaded, v.slot))
     if sv.slot.stage.startswith("group") and view.qualifiers is None:
         return Next(name, "groups")

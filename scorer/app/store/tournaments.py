@@ -125,7 +125,9 @@ def create_tournament(db: Database, *, tid: str, organizer_hash: str, team_hashe
         )
         for who, kind, after in audit:
             _audit(db, tid, who, kind, None, None, after, now)
-    return get_tournament(db, tid)  # type: ignore[return-value]
+    created = get_tournament(db, tid)
+    assert created is not None  # stored just above
+    return created
 
 
 def get_tournament(db: Database, tid: str) -> TournamentRow | None:
@@ -348,7 +350,8 @@ def rename_team(db: Database, tid: str, team: int, name: str, who: str) -> list[
     with write(db):
         _lock(db, tid)
         row = get_tournament(db, tid)
-        teams = list(row.teams)  # type: ignore[union-attr]
+        assert row is not None  # the caller's tournament, locked above
+        teams = list(row.teams)
         before, teams[team] = teams[team], name
         db.execute("UPDATE tournament SET teams = :teams WHERE id = :t", {"teams": _dumps(teams), "t": tid})
         _audit(db, tid, who, "rename", None, {"team": team, "name": before}, {"team": team, "name": name})
@@ -364,7 +367,8 @@ def set_lots(db: Database, tid: str, drawn: dict[int, int], who: str, group: lis
     with write(db):
         _lock(db, tid)
         row = get_tournament(db, tid)
-        lots = dict(row.lots)  # type: ignore[union-attr]
+        assert row is not None  # the caller's tournament, locked above
+        lots = dict(row.lots)
         new = {t: n for t, n in drawn.items() if t not in lots}
         if not new:
             return

@@ -26,6 +26,7 @@ from scorer.app.store import tournaments as tstore
 from scorer.app.tournament_keys import TournamentKeys
 from scorer.core import club as core
 from scorer.core.errors import N_, TrucoError
+from scorer.core.schema import Options
 from scorer.core.tournament import check_text
 
 log = logging.getLogger(__name__)
@@ -138,7 +139,7 @@ def check_sides(club: Club, sides: Any) -> cstore.Sides:
 
 
 def start_match(db: store.Database, matches: MatchService, club: Club, sides: Any, *, variant: str,
-                options: dict[str, Any], best_of: int = 1) -> store.MatchRow:
+                options: Options, best_of: int = 1) -> store.MatchRow:
     """Create a club match: sides named after their players' nicknames, the seats set for
     a table of 4 or 6 (the players' nicknames), the series linked to the club.
 

@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from scorer.app import store
+from scorer.app.match_records import ExportSettings, ExportSince, MatchExport, PostedAction
 from scorer.app.stats_memo import StatsMemo
 from scorer.core import series
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
 from scorer.core.seats import players_per_side
-from scorer.core.schema import State, normalize_action
+from scorer.core.schema import Action, Options, State, normalize_action
 from scorer.core.variants import get_variant
 from scorer.core.stats import SideStats, StoryPoint, match_stats, score_story
 
@@ -291,7 +291,7 @@ class MatchService:
         return row
 
     @staticmethod
-    def _stale_or_duplicate(db: store.Database, row: store.MatchRow, action: dict[str, Any], version: int) -> str:
+    def _stale_or_duplicate(db: store.Database, row: store.MatchRow, action: Action, version: int) -> str:
         """``DUPLICATE`` when ``action`` is the one just stored on ``version``, else ``STALE``."""
         if version == row.version - 1 and store.get_action(db, row.id, version) == action:
             return DUPLICATE
@@ -324,7 +324,7 @@ class MatchService:
         self.guard(db, row, "undo")
 
     @staticmethod
-    def check_settings(variant: object, options: dict[str, Any], mano: int) -> Match:
+    def check_settings(variant: object, options: Mapping[str, object], mano: int) -> Match:
         """A fresh Match for these settings (the engine validates them; ``variant`` as a client
         sent it, any value).
 
@@ -345,7 +345,7 @@ class MatchService:
         return store.get_matches(db, match_ids)
 
     def create(
-        self, db: store.Database, *, variant: str, options: dict[str, Any], names: list[str], mano: int,
+        self, db: store.Database, *, variant: str, options: Options, names: list[str], mano: int,
         best_of: int = 1, players: list[list[str]] | None = None,
     ) -> store.MatchRow:
         """Store a new match (options filled in with the variant's defaults).
@@ -367,7 +367,7 @@ class MatchService:
         with self.lock(row.id):
             return score_story(self._match(db, row).log)
 
-    def last_action(self, db: store.Database, row: store.MatchRow) -> dict[str, Any] | None:
+    def last_action(self, db: store.Database, row: store.MatchRow) -> Action | None:
         """The newest stored action (an undo included), or None for a new match."""
         with self.lock(row.id):
             actions = self._match(db, row).actions
@@ -420,7 +420,7 @@ class MatchService:
         return renamed
 
     @staticmethod
-    def export(db: store.Database, row: store.MatchRow) -> dict[str, Any]:
+    def export(db: store.Database, row: store.MatchRow) -> MatchExport:
         """The export of a stored match (``format``, ``variant``, ``options``, ``mano``,
         ``names``, ``best_of`` (the Revanche series' length), ``players`` (None, or each
         side's players in their order of play), ``actions``, plus ``score`` and ``winner``
@@ -428,7 +428,7 @@ class MatchService:
         return {**_export_settings(row), "actions": store.get_actions(db, row.id)}
 
     @staticmethod
-    def export_since(db: store.Database, row: store.MatchRow, since: int) -> dict[str, Any]:
+    def export_since(db: store.Database, row: store.MatchRow, since: int) -> ExportSince:
         """The export of ``row`` (:meth:`export`) for a phone that holds its first ``since``
         actions: ``actions`` holds those from index ``since`` on, up to ``row.version`` (they
         agree with its ``score`` and ``winner``), plus ``since`` and ``version`` (the actions
@@ -443,8 +443,8 @@ class MatchService:
                 "since": since, "version": row.version}
 
     def import_match(
-        self, db: store.Database, *, variant: str, options: dict[str, Any], names: list[str], mano: int,
-        actions: list[Any], best_of: int = 1, players: list[list[str]] | None = None,
+        self, db: store.Database, *, variant: str, options: Options, names: list[str], mano: int,
+        actions: Sequence[PostedAction], best_of: int = 1, players: list[list[str]] | None = None,
         match_id: str | None = None, edit_key: str | None = None, tap_keys: list[str | None] | None = None,
     ) -> store.MatchRow:
         """Store a new match rebuilt from an export's settings and actions (same state, its
@@ -465,7 +465,7 @@ class MatchService:
                                   tap_keys=tap_keys or ())
 
 
-def _export_settings(row: store.MatchRow) -> dict[str, Any]:
+def _export_settings(row: store.MatchRow) -> ExportSettings:
     """An export's fields besides ``actions`` (:meth:`MatchService.export`)."""
     return {
         "format": EXPORT_FORMAT,

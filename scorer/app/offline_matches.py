@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorer.app import store
+from scorer.app.match_records import PostedAction
 from scorer.app.match_service import APPLIED, REPEATED, MatchService
 from scorer.app.tournament_keys import TournamentKeys
 from scorer.core.errors import N_, RuleError
@@ -45,7 +46,7 @@ class OfflineTap:
     (as the engine takes it). Its place in the upload is its place in the match."""
 
     key: str | None
-    action: dict[str, Any]
+    action: PostedAction
 
 
 @dataclass(frozen=True)

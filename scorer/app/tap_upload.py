@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from scorer.app import store
+from scorer.app.match_records import PostedAction
 from scorer.app.match_service import APPLIED, REPEATED, MatchService
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
-from scorer.core.schema import State
+from scorer.core.schema import Action, State
 from scorer.core.seats import players_per_side
 
 #: Why an applied Undo was not recorded (:func:`upload`).
@@ -40,7 +40,7 @@ class Tap:
 
     key: str
     version: int
-    action: dict[str, Any]
+    action: PostedAction
     hand: int | None = None
 
 
@@ -221,7 +221,7 @@ class MadeIn:
         self.shift = 0  # ... at the phone's version copy.version + shift
         self.base: tuple[int, int] | None = None  # (actions of ours, phone's version) the copy starts from
         self.hands: dict[int, int] = {}  # version the scorekeeper has -> hand open there
-        self.actions: list[dict[str, Any]] = []
+        self.actions: list[Action] = []
         if all(t.hand is not None for t in taps):
             return
         self.actions = store.get_actions(db, row.id, until=row.version)

@@ -8,7 +8,7 @@ page); the rest of a tournament's life is :mod:`scorer.app.tournament_service`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from scorer.app import store
 from scorer.app.store import tournaments as tstore
@@ -22,8 +22,14 @@ CONFLICTS = ("confirm_cascade", "changed_meanwhile", "already_done", "already_co
 CORRECTIONS = ("walkover", "abandonment", "reopen", "take", "rename", "confirm")
 
 
+class Corrected(TypedDict):
+    """What :func:`correct` answers: the slots whose matches the correction ``undone``."""
+
+    undone: list[str]
+
+
 def correct(db: store.Database, tid: str, data: dict[str, Any], who: str = ORGANIZER, *,
-            keys: TournamentKeys) -> dict[str, Any]:
+            keys: TournamentKeys) -> Corrected:
     """Apply one correction and return ``{"undone": [slot ids]}`` (matches voided).
 
     ``data``: ``{"kind": "walkover", "slot", "absent": side}``, ``{"kind": "abandonment",

@@ -29,6 +29,7 @@ from scorer.app.tournament_keys import TournamentKeys
 from scorer.app.match_service import MatchService
 from scorer.core import tournament as core
 from scorer.core.errors import N_, RuleError
+from scorer.core.schema import Options
 from scorer.core.series import series_status
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,7 @@ def settings_of(row: tstore.TournamentRow) -> core.Settings:
     return core.settings_from_json(row.settings, len(row.teams))
 
 
-def create(db: store.Database, *, name: str, variant: str, options: dict[str, Any], teams: list[str],
+def create(db: store.Database, *, name: str, variant: str, options: Options, teams: list[str],
            players: list[list[str]], settings: core.Settings, draw: bool, keys: TournamentKeys) -> Loaded:
     """Store a new tournament and create its first matches; the result carries the
     organizer key (``organizer_key``), stored only as its hash.
@@ -271,7 +272,7 @@ def _start(db: store.Database, loaded: Loaded, ready: list[core.SlotView], keys:
     each edit key derived by ``keys`` (so the organizer's pages can show the table's link
     again); the claims to link them, ``(slot id, match id, table)`` each."""
     row = loaded.row
-    specs = []
+    specs: list[store.NewMatch] = []
     for sv in ready:
         a, b = sv.teams
         assert a is not None and b is not None  # both known: status "ready"

@@ -44,6 +44,15 @@ def call_ids() -> tuple[str, ...]:
 Decision = Literal["play", "run"]
 """The decision at a mão de onze / dez or the Catalan 11 (docs/rules.md §Special hands)."""
 
+OptionValue = Union[bool, int, float, str, None]
+"""One table convention's value: one of a ``Variant.option_specs`` choice's values (true or
+false, a number, a word), or, as a form or a cookie gives it, text the engine refuses with its
+own message."""
+
+Options = dict[str, OptionValue]
+"""A match's table conventions by key (its variant's ``option_specs`` say which), as a match
+is created with them and the store keeps them."""
+
 
 class _CallFields(TypedDict):
     type: Literal["call"]

@@ -24,6 +24,7 @@ from urllib.parse import quote, urlencode
 
 from scorer.core.errors import N_, RuleError, TrucoError
 from scorer.core.match import Match
+from scorer.core.schema import Action
 from scorer.core.seats import players_per_side
 from scorer.present.log_words import SaidState, say_state
 
@@ -90,7 +91,7 @@ class OfflineTable:
         return self.match.version
 
     @property
-    def actions(self) -> list[dict[str, Any]]:
+    def actions(self) -> list[Action]:
         """Every action, the scorekeeper's first."""
         return list(self.match.actions)
 

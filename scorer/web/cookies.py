@@ -12,17 +12,13 @@ from typing import Any, TypedDict, cast
 from flask import request
 
 from scorer.app import store
+from scorer.core.schema import OptionValue
 from scorer.core.series import BEST_OF
 
 LAST_COOKIE = "last"
 RECENT_COOKIE = "recent"
 RECENT_MAX = 8
 COOKIE_AGE = 365 * 24 * 3600
-
-
-OptionValue = bool | int | float | str | None
-"""An option's value as a form or a cookie gives it (one of the variant's choices, or text the
-engine refuses with its own message)."""
 
 
 class MatchSettings(TypedDict, total=False):

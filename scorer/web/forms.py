@@ -17,9 +17,10 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from scorer.app import store
+from scorer.core.schema import OptionValue
 from scorer.core.series import BEST_OF
 from scorer.core.variants import CHOICE_LABELS, VARIANTS, Variant, default_variant
-from scorer.web.cookies import MatchSettings, OptionValue, _players_shape
+from scorer.web.cookies import MatchSettings, _players_shape
 from scorer.web.i18n import default_names
 from scorer.web.player_names import clean_names, cut_name, was_shortened
 

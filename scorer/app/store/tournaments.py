@@ -22,13 +22,17 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from scorer.app.store import dropped
 from scorer.app.store.connection import Database, write
 from scorer.app.store.matches import MatchRow, row_of
 from scorer.app.store.tournament_series import (read_series, series_games, series_guard, series_lock,  # noqa: F401 - the store's API
                                                 series_match_ids, slot_of_series, version_of_series)
+
+if TYPE_CHECKING:  # types only: the engine is not imported
+    from scorer.core.schema import Options
+    from scorer.core.tournament.model import ResultJSON
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,7 @@ class TournamentRow:
     organizer_hash: str
     name: str
     variant: str
-    options: dict[str, Any]
+    options: Options
     settings: dict[str, Any]
     teams: tuple[str, ...]
     players: tuple[tuple[str, ...], ...]
@@ -67,7 +71,7 @@ class SlotRow:
     match_id: str | None
     series_id: str | None
     table_number: int | None
-    result: dict[str, Any] | None
+    result: ResultJSON | None
     hold: str | None = None
 
 
@@ -102,7 +106,7 @@ def _dumps(value: Any) -> str:
 
 
 def create_tournament(db: Database, *, tid: str, organizer_hash: str, team_hashes: list[str], name: str,
-                      variant: str, options: dict[str, Any], settings: dict[str, Any], teams: list[str],
+                      variant: str, options: Options, settings: dict[str, Any], teams: list[str],
                       players: list[list[str]], seeds: list[int], slots: list[str],
                       audit: list[tuple[str, str, Any]]) -> TournamentRow:
     """Store a new tournament ``tid`` (from :func:`scorer.app.store.new_id`) with the
@@ -244,7 +248,7 @@ def claim_slots(db: Database, tid: str, claims: list[tuple[str, str, int | None]
     return linked
 
 
-def record_result(db: Database, tid: str, slot: str, result: dict[str, Any], who: str,
+def record_result(db: Database, tid: str, slot: str, result: ResultJSON, who: str,
                   kind: str = "result", epoch: int | None = None, series: tuple[str, str] | None = None) -> bool:
     """Store the first result of a slot and audit it; False (nothing stored) if it already
     had one, if ``epoch`` is given and the tournament was reopened since, or if ``series``
@@ -273,8 +277,8 @@ def record_result(db: Database, tid: str, slot: str, result: dict[str, Any], who
     return True
 
 
-def update_result(db: Database, tid: str, slot: str, before: dict[str, Any] | None,
-                  after: dict[str, Any] | None, who: str, kind: str) -> bool:
+def update_result(db: Database, tid: str, slot: str, before: ResultJSON | None,
+                  after: ResultJSON | None, who: str, kind: str) -> bool:
     """Replace a slot's result (``before`` must still be the stored one), audited; False
     (nothing changed) if it no longer is."""
     with write(db):
@@ -291,7 +295,7 @@ def update_result(db: Database, tid: str, slot: str, before: dict[str, Any] | No
 
 
 def reopen(db: Database, tid: str, slot: str, undone: list[str], version: int, who: str,
-           before: dict[str, Any] | None, hold: str | None,
+           before: ResultJSON | None, hold: str | None,
            teams: dict[str, tuple[int | None, int | None]] | None = None) -> bool:
     """Reopen ``slot`` (its result cleared, its match kept and held at ``hold``, the
     series' stamp: its finished state is not read again until the table changes it) and void the ``undone``

@@ -23,7 +23,8 @@ from typing import Any, Literal, cast
 from scorer.core.envido_points import count_spans
 from scorer.core.errors import N_, RuleError
 from scorer.core.schema import (
-    ACTION_TYPES, DeclarePoints, LegalAction, Offer, Side, Stage, State, bare_action, check_side, normalize_action,
+    ACTION_TYPES, Action, DeclarePoints, LegalAction, Offer, Side, Stage, State, bare_action, check_side,
+    normalize_action,
 )
 from scorer.core.variants import OPEN_RAISE, Variant, get_variant
 from scorer.core.match.calls import Calls
@@ -67,10 +68,10 @@ class Match(Calls, Plays):
         self.first_mano = mano
         self.players_per_side = players_per_side
         self.target: int = self.options.get("target", self.variant.target)
-        self.actions: list[dict[str, Any]] = []
+        self.actions: list[Action] = []
         self._core = _Core([0, 0], None, self._new_hand(1, mano, [0, 0]))
         # One entry per effective (not undone) action: (action, core before it, log entry).
-        self._history: list[tuple[dict[str, Any], _Core, LogEntry]] = []
+        self._history: list[tuple[Action, _Core, LogEntry]] = []
 
     # ----------------------------------------------------------------- public API
 
@@ -128,7 +129,7 @@ class Match(Calls, Plays):
         Raises:
             RuleError: malformed or illegal action; the match is unchanged.
         """
-        clean = cast("dict[str, Any]", normalize_action(action))  # a TypedDict of the schema; kept as a plain dict
+        clean = normalize_action(action)
         if clean["type"] == "undo":
             if not self._history:
                 raise RuleError("nothing_to_undo", N_("There is nothing to undo."))

@@ -231,7 +231,8 @@ def play(db: store.Database, club: Club, season: cstore.SeasonRow | None) -> cor
     if kept is not None and stored is not None and kept.stamp == stamp:
         return stored
     if (kept is not None and stored is not None and kept.stamp.endswith(f"|{first or ''}|{last or ''}")
-            and kept.through is not None and cstore.games_stamp(db, club.row.id, up_to=kept.through)[0] == kept.games_stamp):
+            and kept.through is not None
+            and cstore.games_stamp(db, club.row.id, up_to=kept.through)[0] == kept.games_stamp):
         played = core.play_season(games(db, club.row.id, after=kept.through), club.players, first_night=first,
                                   last_night=last, start=stored)
     else:

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import NoneType, UnionType
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar, Union, cast, get_args, get_origin, get_type_hints
+from typing import (
+    TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar, Union, cast, get_args, get_origin, get_type_hints,
+)
 
 from scorer.core.errors import N_, RuleError
 
@@ -178,7 +180,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
 """The fields of each action kind besides ``type``, in the order they are checked."""
 
 OPTIONAL: frozenset[tuple[str, str]] = frozenset(
-    (name, key) for name, kind in ACTION_KINDS.items() for key in kind.__optional_keys__
+    (name, key) for name, kind in ACTION_KINDS.items()
+    for key in kind.__optional_keys__  # type: ignore[attr-defined]  # each kind is a TypedDict class: no type says so
 )
 """``(kind, field)`` pairs whose field may be left out (the open raise's ``amount``)."""
 

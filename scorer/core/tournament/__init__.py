@@ -41,8 +41,8 @@ from scorer.core.tournament.layout import (
     build, circle_rounds, group_members, knockout_slots, league_slots, seeding_order, snake_groups, stage_names,
 )
 from scorer.core.tournament.model import (
-    BEST_OF, FORMATS, MAX_TEAMS, MIN_TEAMS, TEAM_NAME_MAX, TIEBREAKS, Points, Result, ResultJSON, Settings, Slot, Source,
-    Tournament, TournamentError,
+    BEST_OF, FORMATS, MAX_TEAMS, MIN_TEAMS, TEAM_NAME_MAX, TIEBREAKS, Points, Result, ResultJSON, Settings, Slot,
+    Source, Tournament, TournamentError,
 )
 from scorer.core.tournament.progress import SlotView, View, counts, resolve
 from scorer.core.tournament.settings import check_teams, check_text, settings_from_json

@@ -83,7 +83,8 @@ def _tally(teams: Iterable[int], games: Iterable[tuple[tuple[int, int], Result]]
 
 
 def _keys(criterion: str, group: list[int], rows: Mapping[int, Row],
-          games: Sequence[tuple[tuple[int, int], Result]], points: Points, lots: Mapping[int, int]) -> dict[int, tuple[Any, ...]]:
+          games: Sequence[tuple[tuple[int, int], Result]], points: Points, lots: Mapping[int, int]
+          ) -> dict[int, tuple[Any, ...]]:
     """Each team of ``group``'s sort key under ``criterion`` (smaller first)."""
     if criterion == "points":
         return {t: (-rows[t].points,) for t in group}

@@ -54,7 +54,7 @@ def _check(data: dict[str, Any], max_actions: int) -> tuple[list, list, list]:
     if data.get("format") != EXPORT_FORMAT:
         raise _bad(N_("This is not a club exported by truco-scorer (format {format})."), format=EXPORT_FORMAT)
     players, seasons, games = data.get("players"), data.get("seasons", []), data.get("games")
-    if not all(isinstance(x, list) for x in (players, seasons, games)):
+    if not (isinstance(players, list) and isinstance(seasons, list) and isinstance(games, list)):
         raise _bad(N_("A club export needs players, seasons and games (lists)."))
     if len(players) > clubs.MAX_PLAYERS or len(games) > MAX_GAMES:
         raise _bad(N_("A club export can hold at most {players} players and {games} games."),

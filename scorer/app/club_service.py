@@ -26,6 +26,7 @@ from scorer.app.store import tournaments as tstore
 from scorer.app.tournament_keys import TournamentKeys
 from scorer.core import club as core
 from scorer.core.errors import N_, TrucoError
+from scorer.core.schema import Options
 from scorer.core.tournament import check_text
 
 log = logging.getLogger(__name__)
@@ -138,7 +139,7 @@ def check_sides(club: Club, sides: Any) -> cstore.Sides:
 
 
 def start_match(db: store.Database, matches: MatchService, club: Club, sides: Any, *, variant: str,
-                options: dict[str, Any], best_of: int = 1) -> store.MatchRow:
+                options: Options, best_of: int = 1) -> store.MatchRow:
     """Create a club match: sides named after their players' nicknames, the seats set for
     a table of 4 or 6 (the players' nicknames), the series linked to the club.
 
@@ -181,6 +182,7 @@ def record(db: store.Database, matches: MatchService, row: store.MatchRow, cid: 
            ended: float | None = None) -> None:
     """Write the facts of the finished club game ``row`` (its sides' call statistics from its log)."""
     stats = matches.stats(db, row)
+    assert row.winner is not None  # a finished game
     cstore.record_game(db, match_id=row.id, cid=cid, ended=row.updated if ended is None else ended, sides=sides,
                        winner=row.winner, version=row.version,
                        stats=[{k: getattr(s, k) for k in core.PLAYER_STATS} for s in stats])
@@ -226,9 +228,10 @@ def play(db: store.Database, club: Club, season: cstore.SeasonRow | None) -> cor
     stamp = f"{games_now}|{len(club.players)}|{first or ''}|{last or ''}"
     kept = cstore.stored_table(db, club.row.id, number)
     stored = _read(kept)
-    if stored is not None and kept.stamp == stamp:
+    if kept is not None and stored is not None and kept.stamp == stamp:
         return stored
-    if (stored is not None and kept.stamp.endswith(f"|{first or ''}|{last or ''}") and kept.through is not None
+    if (kept is not None and stored is not None and kept.stamp.endswith(f"|{first or ''}|{last or ''}")
+            and kept.through is not None
             and cstore.games_stamp(db, club.row.id, up_to=kept.through)[0] == kept.games_stamp):
         played = core.play_season(games(db, club.row.id, after=kept.through), club.players, first_night=first,
                                   last_night=last, start=stored)

@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from scorer.app import store
+from scorer.app.match_records import ExportSettings, ExportSince, MatchExport, PostedAction
 from scorer.app.stats_memo import StatsMemo
 from scorer.core import series
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
 from scorer.core.seats import players_per_side
-from scorer.core.schema import State, normalize_action
+from scorer.core.schema import Action, Options, State, normalize_action
 from scorer.core.variants import get_variant
 from scorer.core.stats import SideStats, StoryPoint, match_stats, score_story
 
@@ -51,6 +51,8 @@ LOCK_STRIPES = 64
 class ActResult(tuple):
     """What :meth:`MatchService.act` answers: the pair ``(outcome, state)`` (``state`` None
     with ``with_state=False``), plus ``row``, the match as stored after it."""
+
+    row: store.MatchRow
 
     def __new__(cls, outcome: str, state: State | None, row: store.MatchRow) -> ActResult:
         result = super().__new__(cls, (outcome, state))
@@ -163,14 +165,15 @@ class MatchService:
         self,
         db: store.Database,
         match: str | store.MatchRow,
-        action: dict[str, Any],
+        action: object,
         version: int,
         *,
         log_limit: int | None = None,
         with_state: bool = True,
         tap_key: str | None = None,
     ) -> ActResult:
-        """Validate ``action`` made on ``version``, store it, and return the new state.
+        """Validate ``action`` made on ``version``, store it, and return the new state. ``action``
+        is as a client posted it, any JSON value: the engine refuses what is not an action.
 
         ``match`` is the stored match as the request read it (or its id): it is read again
         only when this process has already replayed a newer version, or a write lost a race.
@@ -252,7 +255,9 @@ class MatchService:
                                          tap_key=tap_key, guard=guard)
         except store.KnownTap:  # recorded meanwhile by another process: rolled back
             self._remember(row.id, None)  # our copy is ahead of the database
-            return self._repeat(db, row, tap_key, log_limit, with_state)
+            repeat = self._repeat(db, row, tap_key, log_limit, with_state)
+            assert repeat is not None  # KnownTap: the tap is recorded
+            return repeat
         except BaseException:
             self._remember(row.id, None)  # our copy is ahead of the database
             raise
@@ -286,7 +291,7 @@ class MatchService:
         return row
 
     @staticmethod
-    def _stale_or_duplicate(db: store.Database, row: store.MatchRow, action: dict[str, Any], version: int) -> str:
+    def _stale_or_duplicate(db: store.Database, row: store.MatchRow, action: Action, version: int) -> str:
         """``DUPLICATE`` when ``action`` is the one just stored on ``version``, else ``STALE``."""
         if version == row.version - 1 and store.get_action(db, row.id, version) == action:
             return DUPLICATE
@@ -319,12 +324,13 @@ class MatchService:
         self.guard(db, row, "undo")
 
     @staticmethod
-    def check_settings(variant: str, options: dict[str, Any], mano: int) -> Match:
-        """A fresh Match for these settings (the engine validates them).
+    def check_settings(variant: object, options: Mapping[str, object], mano: int) -> Match:
+        """A fresh Match for these settings (the engine validates them; ``variant`` as a client
+        sent it, any value).
 
         :raise RuleError: unknown variant, bad option or bad mano.
         """
-        return Match(variant, options=options, mano=mano)
+        return Match(get_variant(variant).id, options=options, mano=mano)
 
     # ------------------------------------------------- the other operations on a match
 
@@ -339,7 +345,7 @@ class MatchService:
         return store.get_matches(db, match_ids)
 
     def create(
-        self, db: store.Database, *, variant: str, options: dict[str, Any], names: list[str], mano: int,
+        self, db: store.Database, *, variant: str, options: Options, names: list[str], mano: int,
         best_of: int = 1, players: list[list[str]] | None = None,
     ) -> store.MatchRow:
         """Store a new match (options filled in with the variant's defaults).
@@ -361,7 +367,7 @@ class MatchService:
         with self.lock(row.id):
             return score_story(self._match(db, row).log)
 
-    def last_action(self, db: store.Database, row: store.MatchRow) -> dict[str, Any] | None:
+    def last_action(self, db: store.Database, row: store.MatchRow) -> Action | None:
         """The newest stored action (an undo included), or None for a new match."""
         with self.lock(row.id):
             actions = self._match(db, row).actions
@@ -375,7 +381,8 @@ class MatchService:
             return None
         # A finished game whose Revanche started shows the series as it stood at that game
         # ("Melhor de 3, partida 1"), not as it stands now: leave out the later games.
-        later, next_id = [], row.rematch
+        later: list[store.MatchRow] = []
+        next_id = row.rematch
         while next_id:
             nxt = store.get_match(db, next_id)
             if nxt is None or nxt.series != row.series or len(later) > 10:
@@ -401,15 +408,19 @@ class MatchService:
             self.guard(db, row, "rematch")
         status = self.series(db, row)
         guard = (lambda locked: self.guard(locked, row, "rematch")) if self.guards else None
-        return store.create_rematch(db, row.id, new_series=bool(status and status.decided), guard=guard)
+        new = store.create_rematch(db, row.id, new_series=bool(status and status.decided), guard=guard)
+        assert new is not None  # the match is stored: its Revanche is made or found
+        return new
 
     @staticmethod
     def rename(db: store.Database, row: store.MatchRow, names: list[str]) -> store.MatchRow:
         """Rename the two sides; the renamed match."""
-        return store.rename_match(db, row.id, names)
+        renamed = store.rename_match(db, row.id, names)
+        assert renamed is not None  # the match is stored
+        return renamed
 
     @staticmethod
-    def export(db: store.Database, row: store.MatchRow) -> dict[str, Any]:
+    def export(db: store.Database, row: store.MatchRow) -> MatchExport:
         """The export of a stored match (``format``, ``variant``, ``options``, ``mano``,
         ``names``, ``best_of`` (the Revanche series' length), ``players`` (None, or each
         side's players in their order of play), ``actions``, plus ``score`` and ``winner``
@@ -417,7 +428,7 @@ class MatchService:
         return {**_export_settings(row), "actions": store.get_actions(db, row.id)}
 
     @staticmethod
-    def export_since(db: store.Database, row: store.MatchRow, since: int) -> dict[str, Any]:
+    def export_since(db: store.Database, row: store.MatchRow, since: int) -> ExportSince:
         """The export of ``row`` (:meth:`export`) for a phone that holds its first ``since``
         actions: ``actions`` holds those from index ``since`` on, up to ``row.version`` (they
         agree with its ``score`` and ``winner``), plus ``since`` and ``version`` (the actions
@@ -432,8 +443,8 @@ class MatchService:
                 "since": since, "version": row.version}
 
     def import_match(
-        self, db: store.Database, *, variant: str, options: dict[str, Any], names: list[str], mano: int,
-        actions: list[Any], best_of: int = 1, players: list[list[str]] | None = None,
+        self, db: store.Database, *, variant: str, options: Options, names: list[str], mano: int,
+        actions: Sequence[PostedAction], best_of: int = 1, players: list[list[str]] | None = None,
         match_id: str | None = None, edit_key: str | None = None, tap_keys: list[str | None] | None = None,
     ) -> store.MatchRow:
         """Store a new match rebuilt from an export's settings and actions (same state, its
@@ -454,7 +465,7 @@ class MatchService:
                                   tap_keys=tap_keys or ())
 
 
-def _export_settings(row: store.MatchRow) -> dict[str, Any]:
+def _export_settings(row: store.MatchRow) -> ExportSettings:
     """An export's fields besides ``actions`` (:meth:`MatchService.export`)."""
     return {
         "format": EXPORT_FORMAT,

@@ -24,12 +24,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from scorer.app import store
+from scorer.app.match_records import PostedAction
 from scorer.app.match_service import APPLIED, REPEATED, MatchService
 from scorer.app.tournament_keys import TournamentKeys
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
 from scorer.core.seats import players_per_side
-from scorer.core.schema import normalize_action
+from scorer.core.schema import Action, normalize_action
 
 #: The stored match is not the one uploaded: their first actions differ.
 MISMATCH = N_("This phone's match does not match the one the scorekeeper keeps under its name: nothing was recorded.")
@@ -45,7 +46,7 @@ class OfflineTap:
     (as the engine takes it). Its place in the upload is its place in the match."""
 
     key: str | None
-    action: dict[str, Any]
+    action: PostedAction
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ def _create(service: MatchService, db: store.Database, match_id: str, key: str, 
         return None
 
 
-def _check_same(row: store.MatchRow, stored: list[dict[str, Any]], taps: Sequence[OfflineTap]) -> None:
+def _check_same(row: store.MatchRow, stored: list[Action], taps: Sequence[OfflineTap]) -> None:
     """Check, before anything is written, that ``taps`` are the stored match's actions
     (``stored``) followed by taps the rules accept.
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from scorer.app import store
+from scorer.app.match_records import PostedAction
 from scorer.app.match_service import APPLIED, REPEATED, MatchService
 from scorer.core.errors import N_, RuleError
 from scorer.core.match import Match
+from scorer.core.schema import Action, State
 from scorer.core.seats import players_per_side
 
 #: Why an applied Undo was not recorded (:func:`upload`).
@@ -39,7 +40,7 @@ class Tap:
 
     key: str
     version: int
-    action: dict[str, Any]
+    action: PostedAction
     hand: int | None = None
 
 
@@ -195,7 +196,7 @@ def taken_back(db: store.Database, match_id: str, version: int) -> int | None:
     return standing[-1] if standing else None
 
 
-def hand_number(state: dict[str, Any]) -> int:
+def hand_number(state: State) -> int:
     """The number of the hand open in an engine ``state`` (``state["hand"]["number"]``, from 1)."""
     return int(state["hand"]["number"])
 
@@ -220,7 +221,7 @@ class MadeIn:
         self.shift = 0  # ... at the phone's version copy.version + shift
         self.base: tuple[int, int] | None = None  # (actions of ours, phone's version) the copy starts from
         self.hands: dict[int, int] = {}  # version the scorekeeper has -> hand open there
-        self.actions: list[dict[str, Any]] = []
+        self.actions: list[Action] = []
         if all(t.hand is not None for t in taps):
             return
         self.actions = store.get_actions(db, row.id, until=row.version)
@@ -249,14 +250,14 @@ class MadeIn:
                 self.copy = None
             self.base = None
         derived = self.hands.get(tap.version)
-        on_copy = self.copy is not None and tap.version == self.copy.version + self.shift
-        if on_copy:
-            derived = hand_number(self.copy.state(log_limit=1))
+        copy = self.copy if self.copy is not None and tap.version == self.copy.version + self.shift else None
+        if copy is not None:  # the phone's copy is at this tap's board
+            derived = hand_number(copy.state(log_limit=1))
         if seq is not None and seq < len(self.actions):  # the phone's next board: ours after it
             self.copy, self.base = None, (seq + 1, tap.version + 1)
-        elif on_copy:
+        elif copy is not None:
             try:
-                self.copy.apply(tap.action)
+                copy.apply(tap.action)
             except RuleError:
                 pass  # the phone did not count it either: its next tap is on the same board
         return tap.hand if tap.hand is not None else derived

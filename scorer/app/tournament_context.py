@@ -9,7 +9,6 @@ unchanged poll. Facts only: the words are the web layer's (:mod:`scorer.web.tabl
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from scorer.app import store, tournament_service
@@ -103,7 +102,7 @@ def round_level(t: core.Tournament, stage: str, number: int) -> int | None:
     return None
 
 
-def tournament_context(db: sqlite3.Connection, match: store.MatchRow) -> TournamentContext | None:
+def tournament_context(db: store.Database, match: store.MatchRow) -> TournamentContext | None:
     """The tournament context of ``match``'s board, or None for a match outside any
     tournament (one query then: :func:`scorer.app.store.tournaments.slot_of_series`; a
     tournament's match also loads its tournament, read only)."""
@@ -124,7 +123,7 @@ def tournament_context(db: sqlite3.Connection, match: store.MatchRow) -> Tournam
     )
 
 
-def dropped_context(db: sqlite3.Connection, match: store.MatchRow) -> TournamentContext | None:
+def dropped_context(db: store.Database, match: store.MatchRow) -> TournamentContext | None:
     """The context of a match its tournament dropped (issue 32): the place it had (its slot,
     its table then), and what plays that slot now (:class:`Dropped`); None if the
     tournament is gone."""
@@ -175,8 +174,9 @@ def _next_for(loaded: tournament_service.Loaded, sv: core.SlotView, team: int) -
         source = v.slot.sources[side]
         if source.kind in ("winner", "loser") and source.ref in view.slots:
             other = view.slots[source.ref]
+            first, second = (names[i] if i is not None else None for i in other.teams)
             return Next(name, "waiting", _place(loaded, v.slot), after=_place(loaded, other.slot),
-                        after_teams=tuple(names[i] if i is not None else None for i in other.teams))  # type: ignore[arg-type]
+                        after_teams=(first, second))
         return Next(name, "waiting", _place(loaded, v.slot))
     if sv.slot.stage.startswith("group") and view.qualifiers is None:
         return Next(name, "groups")
@@ -185,7 +185,7 @@ def _next_for(loaded: tournament_service.Loaded, sv: core.SlotView, team: int) -
     return Next(name, "out")
 
 
-def board_stamp(db: sqlite3.Connection, match: store.MatchRow) -> int | None:
+def board_stamp(db: store.Database, match: store.MatchRow | store.PollStamp) -> int | None:
     """What a finished board's poll also compares: the version of ``match``'s tournament
     (a result taken or reopened, the next match known), so the board's Undo, Revanche and
     next lines follow the tournament within one poll; None for a game still going on
@@ -193,14 +193,14 @@ def board_stamp(db: sqlite3.Connection, match: store.MatchRow) -> int | None:
     return tstore.version_of_series(db, match.series) if match.winner is not None else None
 
 
-def result_taken(db: sqlite3.Connection, match: store.MatchRow) -> bool:
+def result_taken(db: store.Database, match: store.MatchRow) -> bool:
     """Whether ``match`` plays a tournament slot that already holds a result (a walkover
     or abandonment recorded while the game went on, or its own end): one short query."""
     lock = tstore.series_lock(db, match.series)
     return lock is not None and lock[2]
 
 
-def organizer_poll(db: sqlite3.Connection, tid: str) -> tuple[tstore.TournamentRow, str] | None:
+def organizer_poll(db: store.Database, tid: str) -> tuple[tstore.TournamentRow, str] | None:
     """What the organizer page's change notice reads (two short queries, nothing advanced):
     the tournament's row (to check the organizer's key) and its stamp
     (:func:`scorer.app.tournament_service.stamp`, as the TV page's poll); None if there is

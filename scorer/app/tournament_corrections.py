@@ -8,8 +8,7 @@ page); the rest of a tournament's life is :mod:`scorer.app.tournament_service`.
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Any
+from typing import Any, TypedDict
 
 from scorer.app import store
 from scorer.app.store import tournaments as tstore
@@ -23,8 +22,14 @@ CONFLICTS = ("confirm_cascade", "changed_meanwhile", "already_done", "already_co
 CORRECTIONS = ("walkover", "abandonment", "reopen", "take", "rename", "confirm")
 
 
-def correct(db: sqlite3.Connection, tid: str, data: dict[str, Any], who: str = ORGANIZER, *,
-            keys: TournamentKeys) -> dict[str, Any]:
+class Corrected(TypedDict):
+    """What :func:`correct` answers: the slots whose matches the correction ``undone``."""
+
+    undone: list[str]
+
+
+def correct(db: store.Database, tid: str, data: dict[str, Any], who: str = ORGANIZER, *,
+            keys: TournamentKeys) -> Corrected:
     """Apply one correction and return ``{"undone": [slot ids]}`` (matches voided).
 
     ``data``: ``{"kind": "walkover", "slot", "absent": side}``, ``{"kind": "abandonment",
@@ -82,7 +87,7 @@ def _changed() -> core.TournamentError:
     return core.TournamentError("changed_meanwhile", N_("The tournament changed meanwhile: look again and retry."))
 
 
-def _apply(db: sqlite3.Connection, tid: str, loaded: Loaded, kind: str, data: dict[str, Any],
+def _apply(db: store.Database, tid: str, loaded: Loaded, kind: str, data: dict[str, Any],
            who: str) -> list[str]:
     """A correction of one slot (not ``rename``), decided on ``loaded`` as read inside the
     caller's transaction; returns the slots it undoes."""
@@ -106,13 +111,14 @@ def _apply(db: sqlite3.Connection, tid: str, loaded: Loaded, kind: str, data: di
         undone = _reopen(db, tid, loaded, slot_id, data, who)
         if kind == "reopen":
             return undone
-        loaded = load(db, tid)
-        assert loaded is not None
+        reloaded = load(db, tid)
+        assert reloaded is not None  # it was loaded in this transaction
+        loaded = reloaded
     _record_absence(db, tid, loaded, slot_id, kind, data, who)
     return undone
 
 
-def _rename_team(db: sqlite3.Connection, tid: str, loaded: Loaded, data: dict[str, Any],
+def _rename_team(db: store.Database, tid: str, loaded: Loaded, data: dict[str, Any],
                  who: str) -> list[tuple[str, str, str]]:
     """The ``rename`` correction: the team's new name in the tournament; returns ``(match id,
     old name, new name)`` for each of its matches, whose rows the caller renames."""
@@ -126,7 +132,7 @@ def _rename_team(db: sqlite3.Connection, tid: str, loaded: Loaded, data: dict[st
     return [(match_id, old, teams[team]) for match_id in tstore.rename_team(db, tid, team, teams[team], who)]
 
 
-def _confirm_result(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data: dict[str, Any],
+def _confirm_result(db: store.Database, tid: str, loaded: Loaded, slot_id: str, data: dict[str, Any],
                     who: str) -> None:
     """The ``confirm`` correction: a side (or the organizer, side 2) confirms a slot's result.
 
@@ -144,7 +150,7 @@ def _confirm_result(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: s
         raise _changed()
 
 
-def _reopen(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data: dict[str, Any],
+def _reopen(db: store.Database, tid: str, loaded: Loaded, slot_id: str, data: dict[str, Any],
             who: str) -> list[str]:
     """Reopen a slot (the ``reopen`` correction, or before a walkover or abandonment replaces
     its result); return the later slots it undoes.
@@ -168,7 +174,7 @@ def _reopen(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, data
     return undone
 
 
-def _take(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, who: str) -> None:
+def _take(db: store.Database, tid: str, loaded: Loaded, slot_id: str, who: str) -> None:
     """The ``take`` correction: a reopened match whose scoreboard has already ended gets
     that end as its result now (the table may also Undo and play on: its next end counts).
 
@@ -183,6 +189,7 @@ def _take(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, who: s
     if result is None:
         raise core.TournamentError("nothing_to_take", N_(
             "This match has no ended scoreboard to take: it has a result already, or its game goes on."))
+    assert srow is not None and srow.series_id  # a result is read from its series only
     if not tstore.record_result(db, tid, slot_id, result.to_json(), who, "take", epoch=loaded.row.epoch,
                                 series=(srow.series_id, marks)):
         raise _changed()
@@ -199,7 +206,7 @@ def _absent_side(kind: str, data: dict[str, Any]) -> int:
     return side
 
 
-def _record_absence(db: sqlite3.Connection, tid: str, loaded: Loaded, slot_id: str, kind: str,
+def _record_absence(db: store.Database, tid: str, loaded: Loaded, slot_id: str, kind: str,
                     data: dict[str, Any], who: str) -> None:
     """Record a ``walkover`` or ``abandonment`` on a slot without a result: the other side
     wins; an abandonment keeps the tentos its series' games had made."""

@@ -122,7 +122,7 @@ def legacy_table_key(organizer_key: str, slot_id: str) -> str:
 def organizer_fits(organizer_hash: str, key: str | None) -> bool:
     """Whether ``key`` is the organizer key whose stored hash is ``organizer_hash``
     (constant-time)."""
-    return bool(key) and hmac.compare_digest(hash_key(key).encode(), organizer_hash.encode())
+    return key is not None and key != "" and hmac.compare_digest(hash_key(key).encode(), organizer_hash.encode())
 
 
 class TournamentKeys:

@@ -19,7 +19,6 @@ import functools
 import json
 import logging
 import secrets
-import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +29,7 @@ from scorer.app.tournament_keys import TournamentKeys
 from scorer.app.match_service import MatchService
 from scorer.core import tournament as core
 from scorer.core.errors import N_, RuleError
+from scorer.core.schema import Options
 from scorer.core.series import series_status
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ def settings_of(row: tstore.TournamentRow) -> core.Settings:
     return core.settings_from_json(row.settings, len(row.teams))
 
 
-def create(db: sqlite3.Connection, *, name: str, variant: str, options: dict[str, Any], teams: list[str],
+def create(db: store.Database, *, name: str, variant: str, options: Options, teams: list[str],
            players: list[list[str]], settings: core.Settings, draw: bool, keys: TournamentKeys) -> Loaded:
     """Store a new tournament and create its first matches; the result carries the
     organizer key (``organizer_key``), stored only as its hash.
@@ -92,7 +92,7 @@ def create(db: sqlite3.Connection, *, name: str, variant: str, options: dict[str
     return loaded
 
 
-def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: str, keys: TournamentKeys) -> Loaded:
+def create_from(db: store.Database, data: dict[str, Any], *, default_name: str, keys: TournamentKeys) -> Loaded:
     """Validate ``data`` (the API's body, or the create form shaped alike) and create.
 
     ``data``: ``{"name", "variant", "options", "teams" (names, or ``{"name", "players"}``
@@ -126,7 +126,7 @@ def create_from(db: sqlite3.Connection, data: dict[str, Any], *, default_name: s
                   players=players, settings=settings, draw=draw, keys=keys)
 
 
-def load(db: sqlite3.Connection, tid: str) -> Loaded | None:
+def load(db: store.Database, tid: str) -> Loaded | None:
     """The tournament ``tid`` as it is now (no writes), or None."""
     row = tstore.get_tournament(db, tid)
     if row is None:
@@ -160,7 +160,7 @@ def series_stamp(games: list) -> str:
     return f"{len(games)}-{sum(g[2] for g in games)}"
 
 
-def series_result(db: sqlite3.Connection, series_id: str, best_of: int, hold: str | None = None) -> core.Result | None:
+def series_result(db: store.Database, series_id: str, best_of: int, hold: str | None = None) -> core.Result | None:
     """The result of a slot's series once it is decided (None before): the side that won
     the game (best of 1) or the series, tentos summed over its games. None too while
     the series is as it was when the organizer reopened it (``hold``)."""
@@ -190,7 +190,7 @@ def games_result(games: list, best_of: int, hold: str | None = None) -> core.Res
     return core.Result("played", winner, (tentos[0], tentos[1]), (wins[0], wins[1]))
 
 
-def advance(db: sqlite3.Connection, tid: str, who: str = "table", *, keys: TournamentKeys) -> Loaded | None:
+def advance(db: store.Database, tid: str, who: str = "table", *, keys: TournamentKeys) -> Loaded | None:
     """Bring the tournament up to date and return it: record the result of every slot
     whose series has ended, draw lots for ties a finished stage still has, and create
     the match of every slot whose two teams are now known (each slot once, even when
@@ -227,7 +227,7 @@ def advance(db: sqlite3.Connection, tid: str, who: str = "table", *, keys: Tourn
     return load(db, tid)
 
 
-def _bring_back(db: sqlite3.Connection, loaded: Loaded) -> bool:
+def _bring_back(db: store.Database, loaded: Loaded) -> bool:
     """Put back on its slot each match a reopening undid whose slot is ready again with the
     same teams (:func:`scorer.core.tournament.comes_back`: the reopened match kept its
     winner), with its table (unless another live match holds it now) and its result; True if
@@ -244,7 +244,8 @@ def _bring_back(db: sqlite3.Connection, loaded: Loaded) -> bool:
         if row.result is None and table in busy:
             table = next(n for n in range(1, len(busy) + 2) if n not in busy)
         if tstore.restore(db, loaded.row.id, row, table, loaded.row.epoch, TOURNAMENT):
-            busy.add(table)
+            if table is not None:
+                busy.add(table)
             back = True
     return back
 
@@ -264,16 +265,17 @@ def table_for(t: core.Tournament, slot: core.Slot) -> int | None:
     return None
 
 
-def _start(db: sqlite3.Connection, loaded: Loaded, ready: list[core.SlotView], keys: TournamentKeys
+def _start(db: store.Database, loaded: Loaded, ready: list[core.SlotView], keys: TournamentKeys
            ) -> list[tuple[str, str, int | None]]:
     """Create the ordinary matches of the ``ready`` slots (teams known), all in one
     transaction (a 64-team round robin's 2,016 at its creation: issue 31, docs/performance.md),
     each edit key derived by ``keys`` (so the organizer's pages can show the table's link
     again); the claims to link them, ``(slot id, match id, table)`` each."""
     row = loaded.row
-    specs = []
+    specs: list[store.NewMatch] = []
     for sv in ready:
-        a, b = sv.teams  # both known: status "ready"
+        a, b = sv.teams
+        assert a is not None and b is not None  # both known: status "ready"
         players = None
         pa = row.players[a] if a < len(row.players) else ()
         pb = row.players[b] if b < len(row.players) else ()
@@ -285,7 +287,7 @@ def _start(db: sqlite3.Connection, loaded: Loaded, ready: list[core.SlotView], k
     return [(sv.slot.id, match_id, table_for(loaded.t, sv.slot)) for sv, match_id in zip(ready, ids)]
 
 
-def on_action(db: sqlite3.Connection, match: store.MatchRow, *, keys: TournamentKeys) -> None:
+def on_action(db: store.Database, match: store.MatchRow, *, keys: TournamentKeys) -> None:
     """The hook after a stored action: if the match plays a tournament slot, advance
     that tournament (a finished game or series moves the winner on). Never raises: the
     action is already stored, and the next read of the tournament advances it anyway."""
@@ -299,13 +301,13 @@ def on_action(db: sqlite3.Connection, match: store.MatchRow, *, keys: Tournament
         log.exception("advancing the tournament of match %s failed", match.id)
 
 
-def series_over(db: sqlite3.Connection, match: store.MatchRow) -> bool:
+def series_over(db: store.Database, match: store.MatchRow) -> bool:
     """Whether ``match``'s series is decided (a best-of-1 match always is): a Revanche
     of it would not count for its tournament (:func:`guard` refuses it)."""
     return match.best_of == 1 or max(store.series_tally(db, match.series)) > match.best_of // 2
 
 
-def guard(db: sqlite3.Connection, match: store.MatchRow, kind: str) -> None:
+def guard(db: store.Database, match: store.MatchRow, kind: str) -> None:
     """The match service's guard (:attr:`MatchService.guards`, issue 19): once the
     tournament has taken a slot's result, its table's scoreboard is locked. Run before
     an action, an Undo or a Revanche (``kind``) on any game of the slot's series, and
@@ -334,17 +336,17 @@ def guard(db: sqlite3.Connection, match: store.MatchRow, kind: str) -> None:
                 "This tournament match is over, so it has no Revanche: a new game would not count for the tournament."))
 
 
-def stamp(db: sqlite3.Connection, tid: str) -> str | None:
+def stamp(db: store.Database, tid: str) -> str | None:
     """What the TV page's poll compares (changes with the tournament or any of its games)."""
     return tstore.stamp(db, tid)
 
 
-def audit(db: sqlite3.Connection, tid: str) -> list[tstore.AuditEntry]:
+def audit(db: store.Database, tid: str) -> list[tstore.AuditEntry]:
     """The audit log, oldest first (:func:`scorer.app.store.tournaments.get_audit`)."""
     return tstore.get_audit(db, tid)
 
 
-def export(db: sqlite3.Connection, loaded: Loaded) -> dict[str, Any]:
+def export(db: store.Database, loaded: Loaded) -> dict[str, Any]:
     """The whole tournament as its export: ``format`` (:data:`EXPORT_FORMAT`), settings,
     teams, players, seeds, lots, every slot (stage, round, teams, table, result) with its
     games (``{"id", "names", "score", "winner", "actions"}``), standings, champion and the

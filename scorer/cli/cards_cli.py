@@ -94,7 +94,7 @@ class VariantChoice(click.Choice):
         self._test = test
         super().__init__([])
 
-    @property  # type: ignore[override]
+    @property  # type: ignore[override]  # click.Choice's attribute, read from the registry here at each use
     def choices(self) -> list[str]:
         """The registered ids that pass ``test``, in registry order."""
         return variants_where(self._test)

@@ -45,11 +45,14 @@ def replayed(db: store.Database, match_id: str) -> tuple[tuple[int, int], int | 
     """``(score, winner, version)`` of a stored match as the engine replays it.
 
     :raise TrucoError: a stored action the engine refuses.
+    :raise click.ClickException: no such match.
     """
     row = store.get_match(db, match_id)
+    if row is None:
+        raise click.ClickException(f"No match {match_id} in the database.")
     m = Match.replay(row.variant, row.options, row.mano, store.get_actions(db, match_id), players_per_side(row.players))
     state = m.state()
-    return tuple(state["score"]), state["winner"], m.version
+    return (state["score"][0], state["score"][1]), state["winner"], m.version
 
 
 @click.group("db")
@@ -104,6 +107,7 @@ def _copy_matches(src: store.Database, dst: store.Database) -> tuple[int, int, l
             continue
         copied += 1
         row = store.get_match(src, match_id)
+        assert row is not None  # listed above, and just copied from there
         try:
             ok = replayed(dst, match_id) == replayed(src, match_id) == (row.score, row.winner, row.version)
         except TrucoError:

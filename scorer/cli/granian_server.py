@@ -71,7 +71,8 @@ class Slots:
     def take(self, pid: int) -> int:
         """The slot of process ``pid`` (the caller), taken now."""
         with self.pids.get_lock():
-            for index, holder in enumerate(self.pids):
+            for index in range(len(self.pids)):
+                holder = self.pids[index]
                 if holder == 0 or not _alive(holder):
                     self.pids[index] = pid
                     return index

@@ -26,7 +26,7 @@ class LocalizedGroup(click.Group):
     ``--lang``, else the locale, else pt, like ours (issue 13 item 7). Its sub-commands are
     :data:`COMMANDS`, each imported the first time it is asked for."""
 
-    def main(self, args=None, *rest, **kwargs):  # type: ignore[override]
+    def main(self, args=None, *rest, **kwargs):
         argv = list(sys.argv[1:] if args is None else args)
         lang = cli_lang.lang_from_args(argv) or cli_lang.lang_from_environment()
         with cli_lang.click_language(lang):

@@ -211,6 +211,7 @@ def serve_command(
         serve_workers(workers, sock, config, options, lambda: start_pruning(database, retention_days),
                       f"{host}:{effective_port}")
         return
+    assert server is not None  # one worker: waitress's own server, made above
     start_pruning(database, retention_days)
     click.echo(f"Listening on {host}:{effective_port} (Ctrl+C to stop)", nl=True)
     try:
@@ -258,8 +259,9 @@ def serve_config(
         "PROXY_ADDRESSES": list(proxies),
         "DATABASE_INIT": False,  # init_database() does it once, before any worker starts
     }
-    if public_url and urlsplit(public_url).hostname:
-        config["TRUSTED_HOSTS"] = [urlsplit(public_url).hostname]
+    hostname = urlsplit(public_url).hostname if public_url else None
+    if hostname:
+        config["TRUSTED_HOSTS"] = [hostname]
     return config
 
 

@@ -95,8 +95,8 @@ def run_workers(workers: int, sock: socket.socket, serve_one) -> None:
             pid, _status = os.wait()
         except ChildProcessError:
             break
-        index = children.pop(pid, None)
-        if index is None or stopping:
+        index = children.pop(pid, -1)  # -1: not a worker of ours
+        if index < 0 or stopping:
             continue
         # A worker that dies at once keeps dying (a broken setting): stop rather than loop.
         quick_deaths = quick_deaths + 1 if time.monotonic() - started[index] < QUICK_DEATH_S else 0

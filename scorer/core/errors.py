@@ -93,7 +93,7 @@ class TrucoError(ValueError):
             else value
             for key, value in self.params.items()
         }
-        return template.format(**params)
+        return str(template.format(**params))
 
     def to_json(
         self,

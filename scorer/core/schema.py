@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import NoneType, UnionType
-from typing import TYPE_CHECKING, Any, Literal, TypedDict, Union, get_args, get_origin, get_type_hints
+from typing import (
+    TYPE_CHECKING, Any, Generic, Literal, TypedDict, TypeVar, Union, cast, get_args, get_origin, get_type_hints,
+)
 
 from scorer.core.errors import N_, RuleError
 
@@ -43,6 +45,15 @@ def call_ids() -> tuple[str, ...]:
 
 Decision = Literal["play", "run"]
 """The decision at a mão de onze / dez or the Catalan 11 (docs/rules.md §Special hands)."""
+
+OptionValue = Union[bool, int, float, str, None]
+"""One table convention's value: one of a ``Variant.option_specs`` choice's values (true or
+false, a number, a word), or, as a form or a cookie gives it, text the engine refuses with its
+own message."""
+
+Options = dict[str, OptionValue]
+"""A match's table conventions by key (its variant's ``option_specs`` say which), as a match
+is created with them and the store keeps them."""
 
 
 class _CallFields(TypedDict):
@@ -169,7 +180,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
 """The fields of each action kind besides ``type``, in the order they are checked."""
 
 OPTIONAL: frozenset[tuple[str, str]] = frozenset(
-    (name, key) for name, kind in ACTION_KINDS.items() for key in kind.__optional_keys__
+    (name, key) for name, kind in ACTION_KINDS.items()
+    for key in kind.__optional_keys__  # type: ignore[attr-defined]  # each kind is a TypedDict class: no type says so
 )
 """``(kind, field)`` pairs whose field may be left out (the open raise's ``amount``)."""
 
@@ -225,7 +237,9 @@ class HandState(TypedDict):
     Envido raise, or ``None``), ``pending_truco``,
     ``special`` (``mao_de_onze``, ``mao_de_dez``, ``mao_de_ferro`` or ``None``),
     ``special_side``, ``envido_open``, ``tricks`` (winners, ``None`` for a parda) and
-    ``awaiting`` (``special_hand``, ``envido_winner``, ``flor_winner`` or ``None``)."""
+    ``awaiting`` (``special_hand``, ``envido_winner``, ``flor_winner`` or ``None``) and
+    ``counts`` (while an Envido or Flor waits for its points, the counts ``envido_points``
+    accepts as ``[low, high]`` runs, else ``None``)."""
 
     number: int
     mano: Side
@@ -237,6 +251,7 @@ class HandState(TypedDict):
     envido_open: bool
     tricks: list[Side | None]
     awaiting: str | None
+    counts: list[list[int]] | None
 
 
 class Stage(TypedDict):
@@ -247,12 +262,17 @@ class Stage(TypedDict):
     points: int
 
 
-class State(TypedDict, total=False):
-    """The match's state (issue #2 "The contract"), as the engine gives it and the web and
-    the JSON API read it; ``id`` is added by the application service. ``log`` holds the
-    engine's entries as data (:class:`scorer.core.match.LogEntry`); its JSON form, each
-    entry with its ``text``, is :func:`scorer.present.log_words.say_state`'s
-    (:class:`~scorer.present.log_words.SaidEntry`)."""
+#: What a state's log holds: the engine's entries (:data:`State`) or the same said in words
+#: (:data:`scorer.present.log_words.SaidState`).
+EntryT = TypeVar("EntryT")
+
+
+class MatchState(TypedDict, Generic[EntryT], total=False):
+    """The match's state (issue #2 "The contract"), its shape said once: as the engine gives
+    it (:data:`State`, ``log`` of :class:`scorer.core.match.LogEntry`, data) and as the web and
+    the JSON API read it (:data:`scorer.present.log_words.SaidState`, ``log`` of
+    :class:`~scorer.present.log_words.SaidEntry`, each entry with its ``text``: issue 35 item 3).
+    ``id`` is added by the application service."""
 
     id: str
     variant: str
@@ -266,8 +286,13 @@ class State(TypedDict, total=False):
     stages: list[Stage] | None
     hand: HandState
     legal_actions: list[LegalAction]
-    log: list[LogEntry]  # the engine's data; said in words by scorer.present.log_words
+    log: list[EntryT]
     version: int
+
+
+#: The state as the engine gives it: its log is the engine's data (said in words by
+#: :func:`scorer.present.log_words.say_state`).
+State = MatchState["LogEntry"]
 
 
 # ------------------------------------------------------------------ validation
@@ -314,7 +339,7 @@ def _side_field(action: Mapping[str, Any], kind: str, key: str) -> Any:
 
 
 def _call_field(action: Mapping[str, Any], kind: str, key: str) -> str:
-    call = action.get(key)
+    call: object = action.get(key)
     known = call_ids()
     if not isinstance(call, str) or call not in known:
         raise RuleError("bad_action", N_("Unknown call {call}."), allowed=list(known), call=str(call)[:40])
@@ -324,7 +349,7 @@ def _call_field(action: Mapping[str, Any], kind: str, key: str) -> str:
 def _decision_field(action: Mapping[str, Any], kind: str, key: str) -> str:
     if action.get(key) not in DECISIONS:
         raise RuleError("bad_action", N_("The decision must be play or run."), allowed=list(DECISIONS))
-    return action[key]
+    return str(action[key])
 
 
 def _points_field(action: Mapping[str, Any], kind: str, key: str) -> list[int]:
@@ -391,4 +416,4 @@ def normalize_action(action: Any) -> Action:
         if (kind, key) in OPTIONAL and key not in action:
             continue
         clean[key] = FIELD_CHECKS[key](action, kind, key)
-    return clean  # type: ignore[return-value]
+    return cast(Action, clean)  # the kind's own fields, each checked: the checker cannot follow FIELDS[kind]

@@ -71,7 +71,7 @@ def play_order(players: Sequence[Sequence[str]], first_mano: int) -> list[Seat]:
         raise ValueError(f"first_mano must be 0 or 1, not {first_mano!r}")
     if len(players) != 2 or len(players[0]) != len(players[1]) or 2 * len(players[0]) not in SIZES:
         raise ValueError("players must be two lists of 2 or 3 names")
-    order = []
+    order: list[Seat] = []
     for i in range(len(players[0])):
         for side in (first_mano, 1 - first_mano):
             order.append(Seat(players[side][i], side, len(order)))
@@ -113,7 +113,8 @@ def hand_seats(
     n = len(order)
     start = (hand_number - 1) % n
     mano, dealer = order[start], order[start - 1]
-    rnd, duels = None, ()
+    rnd: str | None = None
+    duels: tuple[tuple[Seat, Seat], ...] = ()
     if n == 6 and _variant(variant).pica_pica:
         rnd = six_player_round(variant, hand_number, score, target)
         if rnd == "pica-pica":

@@ -41,6 +41,30 @@ BLUFF_MAX = 23
 """An Envido call made with this many points or fewer is a bluff (the issue's word)."""
 
 _REFUSING = frozenset({LogKind.MAZO, LogKind.TRUCO_REFUSED, LogKind.SPECIAL_RUN})
+
+
+def _who(fact: LogFact) -> int:
+    """The side of a fact whose kind always has one (a call, an answer, a chain won, a hand won)."""
+    assert fact.side is not None
+    return fact.side
+
+
+def _tentos(fact: LogFact) -> int:
+    """The tentos of a fact whose kind always pays some (a refusal, a chain won, a hand, a correction)."""
+    assert fact.points is not None
+    return fact.points
+
+
+def _called(fact: LogFact) -> str:
+    """The call of a fact whose kind always names one (a Truco accepted)."""
+    assert fact.call is not None
+    return fact.call
+
+
+def _number(fact: LogFact) -> int:
+    """The number of the hand a ``hand`` fact closes."""
+    assert fact.number is not None
+    return fact.number
 _FLOR_PAID = frozenset({LogKind.FLOR_REFUSED, LogKind.FLOR_UNCONTESTED})
 
 
@@ -118,7 +142,8 @@ class SideStats:
         True
         """
         names = {f.name for f in fields(cls)}
-        return cls(**{k: (dict(v) if k == "tentos_by_source" else v) for k, v in data.items() if k in names})
+        values: dict[str, Any] = {k: (dict(v) if k == "tentos_by_source" else v) for k, v in data.items() if k in names}
+        return cls(**values)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form: every field, plus ``envido_points_average``."""
@@ -168,13 +193,13 @@ class _Fold:
             handler(fact, facts)
 
     def _call(self, fact: LogFact, facts: Sequence[LogFact]) -> None:
-        side = self.sides[fact.side]
+        side = self.sides[_who(fact)]
         if fact.call in ENVIDO_CALLS:
             side.envido_called += 1
-            self.chain_calls.append(fact.side)
+            self.chain_calls.append(_who(fact))
             if fact.call == "falta_envido":
                 side.falta_envido_called += 1
-                self.falta_by = fact.side
+                self.falta_by = _who(fact)
         elif fact.call == "flor":
             side.flor_sung += 1
         elif fact.call in FLOR_CALLS:
@@ -184,15 +209,15 @@ class _Fold:
 
     def _quiero(self, fact: LogFact, facts: Sequence[LogFact]) -> None:
         if fact.value is not None:
-            self.sides[fact.side].truco_accepted += 1
+            self.sides[_who(fact)].truco_accepted += 1
 
     _played_on = _quiero
 
     def _truco_refused(self, fact: LogFact, facts: Sequence[LogFact]) -> None:
-        self.sides[fact.side].truco_refused += 1
+        self.sides[_who(fact)].truco_refused += 1
 
     def _mazo(self, fact: LogFact, facts: Sequence[LogFact]) -> None:
-        self.sides[fact.side].folds += 1
+        self.sides[_who(fact)].folds += 1
 
     def _flor_cancels_envido(self, fact: LogFact, facts: Sequence[LogFact]) -> None:
         self.chain_calls, self.falta_by = [], None
@@ -204,38 +229,38 @@ class _Fold:
             self.sides[self.falta_by].falta_envido_won += self.falta_by == winner
 
     def _envido_refused(self, fact: LogFact, facts: Sequence[LogFact]) -> None:
-        self._envido_paid(fact.side, fact.points)
+        self._envido_paid(_who(fact), _tentos(fact))
 
     def _chain_won(self, fact: LogFact, facts: Sequence[LogFact]) -> None:
         if fact.chain[0] in FLOR_CALLS:
             self._flor_refused(fact, facts)
             return
-        self._envido_paid(fact.side, fact.points)
+        self._envido_paid(_who(fact), _tentos(fact))
         if fact.counts is None:
             for side in self.sides:
                 side.envido_points_missing += 1
             return
-        for side, count in ((fact.side, fact.counts[0]), (1 - fact.side, fact.counts[1])):
-            self.sides[side].envido_points_declared += 1
-            self.sides[side].envido_points_sum += count
+        for who, count in ((_who(fact), fact.counts[0]), (1 - _who(fact), fact.counts[1])):
+            self.sides[who].envido_points_declared += 1
+            self.sides[who].envido_points_sum += count
             if count <= BLUFF_MAX:
-                self.sides[side].envido_bluffs += self.chain_calls.count(side)
+                self.sides[who].envido_bluffs += self.chain_calls.count(who)
 
     def _flor_refused(self, fact: LogFact, facts: Sequence[LogFact]) -> None:
-        self.sides[fact.side].flor_won += 1
-        self.sides[fact.side].tentos_by_source["flor"] += fact.points
+        self.sides[_who(fact)].flor_won += 1
+        self.sides[_who(fact)].tentos_by_source["flor"] += _tentos(fact)
 
     _flor_uncontested = _flor_refused
 
     def _special_played(self, fact: LogFact, facts: Sequence[LogFact]) -> None:
-        self.sides[fact.side].special_played += 1
-        self.special_side = fact.side
+        self.sides[_who(fact)].special_played += 1
+        self.special_side = _who(fact)
 
     def _special_run(self, fact: LogFact, facts: Sequence[LogFact]) -> None:
-        self.sides[fact.side].special_run += 1
+        self.sides[_who(fact)].special_run += 1
 
     def _correction(self, fact: LogFact, facts: Sequence[LogFact]) -> None:
-        self.sides[fact.side].tentos_by_source["corrections"] += fact.points
+        self.sides[_who(fact)].tentos_by_source["corrections"] += _tentos(fact)
 
     def _hand(self, fact: LogFact, facts: Sequence[LogFact]) -> None:
         for side in self.sides:
@@ -243,13 +268,13 @@ class _Fold:
         if fact.side is None:
             self.run = [0, 0]
             return
-        winner = self.sides[fact.side]
+        winner = self.sides[_who(fact)]
         winner.hands_won += 1
         given_up = any(f.kind in _REFUSING for f in facts)
-        winner.tentos_by_source["folds_and_refusals" if given_up else "truco"] += fact.points
-        self.run = [self.run[0] + 1, 0] if fact.side == 0 else [0, self.run[1] + 1]
-        winner.longest_run = max(winner.longest_run, self.run[fact.side])
-        winner.special_won += self.special_side == fact.side
+        winner.tentos_by_source["folds_and_refusals" if given_up else "truco"] += _tentos(fact)
+        self.run = [self.run[0] + 1, 0] if _who(fact) == 0 else [0, self.run[1] + 1]
+        winner.longest_run = max(winner.longest_run, self.run[_who(fact)])
+        winner.special_won += self.special_side == _who(fact)
         winner.mao_de_ferro_won += self.ferro
 
     def entry(self, entry: LogEntry) -> None:
@@ -349,19 +374,19 @@ def score_story(log: Sequence[LogEntry]) -> list[StoryPoint]:
     for entry in log:
         for fact in entry.facts:
             if fact.kind in (LogKind.QUIERO, LogKind.PLAYED_ON) and fact.value is not None:
-                top = (1 - fact.side, fact.call)  # the caller's call, accepted
+                top = (1 - _who(fact), _called(fact))  # the caller's call, accepted
             elif fact.kind in (LogKind.CHAIN_WON, LogKind.ENVIDO_REFUSED):
-                marks.append((fact.side, fact.chain[-1]))
+                marks.append((_who(fact), fact.chain[-1]))
             elif fact.kind in _FLOR_PAID:
-                marks.append((fact.side, fact.call or "flor"))
+                marks.append((_who(fact), fact.call or "flor"))
             elif fact.kind == LogKind.MAZO:
-                marks.append((fact.side, "mazo"))
+                marks.append((_who(fact), "mazo"))
             elif fact.kind == LogKind.TRUCO_REFUSED and not any(f.kind == LogKind.MAZO for f in entry.facts):
-                marks.append((fact.side, "no_quiero"))
+                marks.append((_who(fact), "no_quiero"))
             elif fact.kind == LogKind.SPECIAL_RUN:
-                marks.append((fact.side, "run"))
+                marks.append((_who(fact), "run"))
             elif fact.kind == LogKind.HAND:
-                story.append(StoryPoint(fact.number, entry.score, tuple(([top] if top else []) + marks)))
+                story.append(StoryPoint(_number(fact), entry.score, tuple(([top] if top else []) + marks)))
                 marks, top = [], None
     if log and log[-1].score != story[-1].score:
         story.append(StoryPoint(log[-1].hand, log[-1].score, tuple(([top] if top else []) + marks)))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from scorer.core.errors import N_
 from scorer.core.schema import DeclarePoints, LegalAction, Offer, bare_action
@@ -102,7 +102,7 @@ def action_label(action: Mapping[str, Any], table: Table) -> str:
     """The words on the button for ``action`` (one of the engine's legal actions), from the
     variant's table words; an answer to a pending Flor says so ("Con flor quiero"), and on
     English pages an answer carries a short gloss ("Me voy al mazo (fold)")."""
-    kind, words, hand = action.get("type"), words_of(table.variant), table.hand
+    kind, words, hand = action["type"], words_of(table.variant), table.hand
     pending = (hand.get("pending") or {}).get("call")
     if kind == "call":
         call = action.get("call", "")
@@ -316,7 +316,7 @@ def wanted_rows(variant: Variant, options: Mapping[str, Any]) -> dict[str, tuple
     """The pad's rows for this variant and options, each with its cells (per side): Envido and
     Flor rows only where they are played; without Flor, Falta Envido alone in its row."""
     has_flor = variant.plays_flor(options)
-    rows = {}
+    rows: dict[str, tuple[str, ...]] = {}
     for name, (left, right) in ROWS:
         if name in ("envido", "falta") and variant.envido is None and not has_flor:
             continue
@@ -332,17 +332,21 @@ def arrange(legal: Sequence[LegalAction], table: Table, options: Mapping[str, An
     placed: dict[str, Button] = {}
     raises: dict[str, list[Button]] = {}
     extra: list[Button] = []
-    undo, adjust, points = None, ([], []), None
+    undo, points = None, None
+    adjust: tuple[list[Button], list[Button]] = ([], [])
     for action in legal:
-        if action.get("type") == "declare_points":
-            offer: DeclarePoints = action  # type: ignore[assignment]
-            points = PointsForm(what=offer["what"], min=offer["min"], max=offer["max"])
+        if action["type"] == "declare_points":
+            declare = cast(DeclarePoints, action)  # its type says so (Offer's type is any str)
+            points = PointsForm(what=declare["what"], min=declare["min"], max=declare["max"])
             continue
-        button = make_button(action, table)
+        offer = cast(Offer, action)  # every legal action but declare_points
+        button = make_button(offer, table)
         if button.type == "undo":
             undo = button
         elif button.type == "adjust":
-            adjust[int(action["side"])].append(button)  # type: ignore[typeddict-item]
+            side = offer.get("side")
+            assert side is not None  # an adjust always names its side (scorer.core.schema.Adjust)
+            adjust[side].append(button)
         elif button.amount is not None and button.place is not None:  # an open raise: one place, every amount
             raises.setdefault(button.place, []).append(button)
         elif button.place is None or button.place in placed:

@@ -267,11 +267,12 @@ def board_view(state: SaidState, words: Words, *, gloss: bool = False, last_acti
         KeyError: the state's ``variant`` is not registered.
     """
     variant, names = VARIANTS[state["variant"]], tuple(state["names"])
-    hand = state.get("hand") or {}
+    hand: Mapping[str, Any] = state.get("hand") or {}
     pending = hand.get("pending")
     log = tuple(reversed(state.get("log", [])))
-    undone = bool(last_action) and last_action.get("type") == "undo"
+    undone = last_action is not None and last_action.get("type") == "undo"
     stages = state.get("stages")
+    now = [StageNow(s["stage"], say(words, STAGE_NAMES[s["stage"]]), s["points"]) for s in stages or ()]  # one per side
     special = special_name(variant.id, hand.get("special"), words)
     table = Table(variant.id, names, hand, words, gloss)
     board = BoardView(
@@ -284,8 +285,7 @@ def board_view(state: SaidState, words: Words, *, gloss: bool = False, last_acti
         pending_call=call_name(variant.id, pending["call"], pending.get("amount")) if pending else None,
         tallies=(tally(state["score"][0], state["target"], variant, words),
                  tally(state["score"][1], state["target"], variant, words)),
-        stages=tuple(StageNow(s["stage"], say(words, STAGE_NAMES[s["stage"]]), s["points"])  # type: ignore[arg-type]
-                     for s in stages) if stages else None,
+        stages=(now[0], now[1]) if now else None,
         buttons=arrange(state.get("legal_actions", []), table, state.get("options") or {}),
         cap=state["target"] if state.get("ends_at_once") else 0,
         log=log,
@@ -293,7 +293,7 @@ def board_view(state: SaidState, words: Words, *, gloss: bool = False, last_acti
         announce="",
         say="",
         undo_what=log[0]["text"] if log else None,  # named in Undo's confirmation ("Undo «Eles: Quero»?")
-        adjust_open=bool(last_action) and last_action.get("type") == "adjust",
+        adjust_open=last_action is not None and last_action.get("type") == "adjust",
         series=series_line(series, names, words),
         seats=seats_line(players, first_mano, state, words),
     )

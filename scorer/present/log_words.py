@@ -20,7 +20,7 @@ from typing import Any, TypedDict
 
 from scorer.core.errors import N_
 from scorer.core.match import CALL_NAMES, LogEntry, LogFact, LogKind
-from scorer.core.schema import HandState, LegalAction, Side, Stage
+from scorer.core.schema import MatchState, State
 from scorer.core.variants import OPEN_RAISE, TABLE_WORDS, VARIANTS, PageWord, TableWord, TableWords
 
 Translate = Callable[[str], str]
@@ -40,25 +40,10 @@ class SaidEntry(TypedDict):
     text: str
 
 
-class SaidState(TypedDict, total=False):
-    """The match's state in its JSON form (what the API answers and the board is built from):
-    :class:`scorer.core.schema.State`'s fields, with ``log`` said in words (a list of
-    :class:`SaidEntry`; :func:`say_state`)."""
-
-    id: str
-    variant: str
-    options: dict[str, Any]
-    target: int
-    ends_at_once: bool
-    names: list[str]
-    mano_first_hand: Side
-    score: list[int]
-    winner: Side | None
-    stages: list[Stage] | None
-    hand: HandState
-    legal_actions: list[LegalAction]
-    log: list[SaidEntry]
-    version: int
+#: The match's state in its JSON form (what the API answers and the board is built from):
+#: :class:`scorer.core.schema.MatchState` with ``log`` said in words (a list of
+#: :class:`SaidEntry`; :func:`say_state`).
+SaidState = MatchState[SaidEntry]
 
 
 def table_word(word: TableWord, translate: Translate | None = None) -> str:
@@ -234,7 +219,7 @@ def say_entry(
     }
 
 
-def say_state(state: Mapping[str, Any], translate: Translate | None = None) -> SaidState:
+def say_state(state: State, translate: Translate | None = None) -> SaidState:
     """The engine's state (:meth:`scorer.core.match.Match.state`, or the application
     service's) with its log said in words: a new dict, every key where it was, ``log`` a
     list of :class:`SaidEntry` (the JSON form the API, the pages and ``truco replay`` give).
@@ -245,4 +230,4 @@ def say_state(state: Mapping[str, Any], translate: Translate | None = None) -> S
     """
     words = VARIANTS[state["variant"]].words
     names = state["names"]
-    return {**state, "log": [say_entry(entry, names, translate, words) for entry in state["log"]]}  # type: ignore[typeddict-item]
+    return {**state, "log": [say_entry(entry, names, translate, words) for entry in state["log"]]}

@@ -24,8 +24,9 @@ from urllib.parse import quote, urlencode
 
 from scorer.core.errors import N_, RuleError, TrucoError
 from scorer.core.match import Match
+from scorer.core.schema import Action
 from scorer.core.seats import players_per_side
-from scorer.present.log_words import say_state
+from scorer.present.log_words import SaidState, say_state
 
 #: Log entries shown on the board (newest first), as the server's scoreboard (``LOG_LIMIT``).
 LOG_LIMIT = 40
@@ -90,7 +91,7 @@ class OfflineTable:
         return self.match.version
 
     @property
-    def actions(self) -> list[dict[str, Any]]:
+    def actions(self) -> list[Action]:
         """Every action, the scorekeeper's first."""
         return list(self.match.actions)
 
@@ -102,7 +103,7 @@ class OfflineTable:
             return e.render(self.renderer.translate, self.export.get("names"))
         return None
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> SaidState:
         """The state the board shows (the log said in words, the newest :data:`LOG_LIMIT`)."""
         state = self.match.state(names=tuple(self.export.get("names") or ("Nós", "Eles")), log_limit=LOG_LIMIT)
         state["id"] = self.match_id
@@ -137,7 +138,7 @@ class BoardRenderer:
         # compiled once and never looked up on disk again (a restored memory snapshot has it).
         self.env = Environment(loader=FileSystemLoader(str(root / "templates")), autoescape=True,
                                extensions=["jinja2.ext.i18n"], auto_reload=False)
-        self.env.install_gettext_translations(self.catalog, newstyle=True)
+        self.env.install_gettext_translations(self.catalog, newstyle=True)  # type: ignore[attr-defined]  # set on the Environment by jinja2.ext.i18n, unknown to its type
         self.url_for = url_builder(json.loads((root / "truco_routes.json").read_text(encoding="utf-8")))
 
     def words(self, msgid: str, **values: Any) -> str:
@@ -157,7 +158,7 @@ class BoardRenderer:
                           story_chart=url("stats.story_chart", match_id=match_id, v=version),
                           stats=url("stats.stats_page", match_id=match_id))
 
-    def board(self, table: OfflineTable, state: dict[str, Any], last: Mapping[str, Any] | None,
+    def board(self, table: OfflineTable, state: SaidState, last: Mapping[str, Any] | None,
               message: str | None) -> str:
         """Render ``partials/_scoreboard.html`` for ``state``, as the scorekeeper would."""
         from scorer.present.board_view import BoardPage, board_view

@@ -153,5 +153,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if app.config.get("POLL_SHORTCUT"):  # truco serve --poll-shortcut (issue 23)
         from scorer.web.hosting.poll_shortcut import UnchangedPolls
 
-        app.wsgi_app = UnchangedPolls(app, app.wsgi_app)
+        app.wsgi_app = UnchangedPolls(app, app.wsgi_app)  # type: ignore[method-assign]  # middleware goes around wsgi_app, as Flask's documentation does it
     return app

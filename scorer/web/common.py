@@ -95,10 +95,10 @@ def keyed_match_view(view: Callable[..., ResponseReturnValue]) -> Callable[..., 
     return load
 
 
-def key_fits(row: store.MatchRow, key: str | None) -> bool:
+def key_fits(row: store.MatchRow | store.PollStamp, key: str | None) -> bool:
     """Whether ``key`` is the match's edit key: its hash compared with the stored hash
     in constant time."""
-    return bool(key) and hmac.compare_digest(store.hash_key(key).encode(), row.key_hash.encode())
+    return key is not None and key != "" and hmac.compare_digest(store.hash_key(key).encode(), row.key_hash.encode())
 
 
 def check_key(row: store.MatchRow, key: str | None) -> None:

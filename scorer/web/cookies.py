@@ -7,22 +7,18 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from flask import request
 
 from scorer.app import store
+from scorer.core.schema import OptionValue
 from scorer.core.series import BEST_OF
 
 LAST_COOKIE = "last"
 RECENT_COOKIE = "recent"
 RECENT_MAX = 8
 COOKIE_AGE = 365 * 24 * 3600
-
-
-OptionValue = bool | int | float | str | None
-"""An option's value as a form or a cookie gives it (one of the variant's choices, or text the
-engine refuses with its own message)."""
 
 
 class MatchSettings(TypedDict, total=False):
@@ -70,7 +66,8 @@ def last_settings() -> MatchSettings:
         "best_of": lambda v: v in BEST_OF and type(v) is int,
         "players": _players_shape,
     }
-    return MatchSettings(**{key: data[key] for key, ok in checks.items() if key in data and ok(data[key])})
+    # Each key kept is one of MatchSettings', its value checked above: the checker cannot follow the loop.
+    return cast(MatchSettings, {key: data[key] for key, ok in checks.items() if key in data and ok(data[key])})
 
 
 def _scalar(value: Any) -> bool:

@@ -76,6 +76,7 @@ class Bundle:
 def library_files(name: str) -> list[tuple[str, Path]]:
     """``(path in the zip, file)`` of the ``.py`` files of library ``name`` as installed."""
     module = __import__(name)
+    assert module.__file__ is not None  # a library installed as files, not a namespace package
     root = Path(module.__file__).resolve().parent
     return [(f"{name}/{p.relative_to(root).as_posix()}", p) for p in sorted(root.rglob("*.py"))]
 
@@ -139,7 +140,7 @@ def bundle() -> Bundle:
     """The current app's bundle, built at the first call and kept."""
     found = current_app.extensions.get("truco_engine_bundle")
     if found is None:
-        found = current_app.extensions["truco_engine_bundle"] = build(current_app._get_current_object())
+        found = current_app.extensions["truco_engine_bundle"] = build(current_app._get_current_object())  # type: ignore[attr-defined]  # current_app is werkzeug's LocalProxy, typed as the Flask it stands for
     return found
 
 

@@ -17,9 +17,10 @@ from flask_babel import gettext
 from werkzeug.datastructures import MultiDict
 
 from scorer.app import store
+from scorer.core.schema import OptionValue
 from scorer.core.series import BEST_OF
 from scorer.core.variants import CHOICE_LABELS, VARIANTS, Variant, default_variant
-from scorer.web.cookies import MatchSettings, OptionValue, _players_shape
+from scorer.web.cookies import MatchSettings, _players_shape
 from scorer.web.i18n import default_names
 from scorer.web.player_names import clean_names, cut_name, was_shortened
 
@@ -56,7 +57,7 @@ def option_fields(variant_id: str, chosen: Mapping[str, OptionValue]) -> list[Op
     variant = VARIANTS.get(variant_id)
     if variant is None:
         return []
-    fields = []
+    fields: list[OptionField] = []
     for spec in variant.option_specs:
         current = chosen.get(spec.key, spec.default)
         if current not in spec.choices:
@@ -114,7 +115,7 @@ def new_match_context(variant_id: str, settings: MatchSettings) -> NewMatchForm:
         "fields": option_fields(variant_id, settings.get("options", {}) if same else {}),
         "names": names or list(default_names()),
         "mano": settings.get("mano", 0) if settings.get("mano") in (0, 1) else 0,
-        "best_of": settings.get("best_of") if settings.get("best_of") in BEST_OF else 1,
+        "best_of": settings.get("best_of", 1) if settings.get("best_of") in BEST_OF else 1,
         "best_of_choices": BEST_OF,
         "table_size": 2 * len(players[0]) if players else 2,
         "players": [list(p) + [""] * (3 - len(p)) for p in players] if players else [[""] * 3, [""] * 3],
@@ -254,20 +255,20 @@ def action_from_form(form: MultiDict) -> tuple[dict[str, Any], int]:
             abort(422, gettext("Type both sides' Envido points as numbers."))
         return action, version
     try:
-        action = json.loads(form.get("action", ""))
+        posted = json.loads(form.get("action", ""))
     except (ValueError, RecursionError):
-        action = None
-    if not isinstance(action, dict):
+        posted = None
+    if not isinstance(posted, dict):
         abort(422, gettext("The form has no valid action."))
     try:  # JSON's \ud800 escape is half of a UTF-16 pair: no page (nor message quoting it) can hold it
-        json.dumps(action, ensure_ascii=False).encode()
+        json.dumps(posted, ensure_ascii=False).encode()
     except UnicodeEncodeError:
         abort(422, gettext("The body holds a character that is not text (a lone surrogate such as \\ud800): "
                            "send every text as UTF-8."))
-    return action, version
+    return posted, version
 
 
-def shown_tag(row: store.MatchRow, tournament: int | None = None) -> str:
+def shown_tag(row: store.MatchRow | store.PollStamp, tournament: int | None = None) -> str:
     """A short digest of what a scoreboard shows besides the version: the side names, the
     players and the series, so a rename reaches the other phones within one poll; and
     ``tournament``, the version of a finished game's tournament

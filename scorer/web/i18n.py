@@ -24,7 +24,7 @@ def select_locale() -> str:
     """The locale for this request: cookie, then Accept-Language, then pt_BR."""
     languages = current_app.config["LANGUAGES"]
     chosen = request.cookies.get(COOKIE)
-    if chosen in languages:
+    if chosen is not None and chosen in languages:
         return chosen
     return request.accept_languages.best_match(languages) or languages[0]
 

@@ -165,8 +165,8 @@ def record_tap(row: store.MatchRow, action: dict[str, Any], version: int, tap_ke
         # The view renders the board itself (once, log cut to LOG_LIMIT): no state here.
         result = service().act(get_db(), row, action, version, with_state=False, tap_key=tap_key)
     except RuleError as e:
-        row = service().get(get_db(), row.id)  # as it is now (a Revanche may have just started)
-        return Tap(row, e.render(translate, row.names), 422)
+        now = service().get(get_db(), row.id) or row  # as it is now (a Revanche may have just started)
+        return Tap(now, e.render(translate, now.names), 422)
     if result.outcome == STALE:
         message = gettext("Another phone recorded something first. This is the scoreboard now: check and tap again.")
         return Tap(result.row, message, 409)
@@ -258,8 +258,8 @@ def revanche(row: store.MatchRow, key: str):
     try:
         new_row = service().rematch(get_db(), row)
     except RuleError as e:
-        row = service().get(get_db(), row.id)
-        return render_board(row, key=key, message=e.render(translate, row.names), status=409)
+        now = service().get(get_db(), row.id) or row  # as it is now
+        return render_board(now, key=key, message=e.render(translate, now.names), status=409)
     if not key_fits(new_row, key):  # a Revanche made before keys were hashed: its own key
         return redirect(url_for("matches.watch", match_id=new_row.id), 303)
     response = redirect(url_for("matches.scoreboard", match_id=new_row.id, key=key), 303)

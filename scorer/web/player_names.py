@@ -17,8 +17,9 @@ NAME_MAX = 24
 """The longest side or player name, in characters a reader sees (grapheme clusters)."""
 
 
-def clean_names(raw: list[Any] | tuple[Any, ...] | None) -> list[str]:
-    """Two side names, trimmed to ``NAME_MAX`` characters; blanks get the defaults.
+def clean_names(raw: object) -> list[str]:
+    """Two side names (``raw`` as posted: any value, None for the defaults), trimmed to
+    ``NAME_MAX`` characters; blanks get the defaults.
 
     :raise 422: not a list of two strings.
     """

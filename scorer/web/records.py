@@ -91,7 +91,7 @@ def log_csv(row: store.MatchRow):
     """
     state = match_state(row)
     a, b = row.names
-    rows = [["n", "hand", "log", f"won: {a}", f"won: {b}", a, b, "action"]]
+    rows: list[list[object]] = [["n", "hand", "log", f"won: {a}", f"won: {b}", a, b, "action"]]
     rows += [[entry["index"] + 1, entry["hand"], entry["text"], *entry["delta"], *entry["score"],
               compact_json(entry["action"])] for entry in state["log"]]
     return csv_download(rows, f"truco-{row.id}.csv")

@@ -53,7 +53,9 @@ def shell_version() -> str:
         versions = current_app.extensions["truco_static_versions"]  # a hash of each file as served
         for name in SHELL_FILES:
             digest.update(versions[name].encode())
-        source, _path, _uptodate = current_app.jinja_env.loader.get_source(current_app.jinja_env, "shell/sw.js")
+        loader = current_app.jinja_env.loader
+        assert loader is not None  # the app's templates folder
+        source, _path, _uptodate = loader.get_source(current_app.jinja_env, "shell/sw.js")
         digest.update(source.encode())
         for code in LANGUAGES:
             with force_locale(code):

@@ -107,16 +107,17 @@ def export(tid: str):
 def results_csv(tid: str):
     """Results as CSV: one line per decided or playing match."""
     loaded = get_tournament_or_404(tid)
-    rows = [["stage", "round", "match", "team0", "team1", "kind", "winner", "tentos0", "tentos1",
-             "games0", "games1"]]
+    rows: list[list[object]] = [["stage", "round", "match", "team0", "team1", "kind", "winner", "tentos0", "tentos1",
+                                 "games0", "games1"]]
     teams = loaded.row.teams
     for slot in loaded.t.slots:
         sv = loaded.view.slots[slot.id]
-        if None in sv.teams:
+        first, second = sv.teams
+        if first is None or second is None:
             continue
         res = sv.result
-        rows.append([slot.stage, slot.round, slot.number, teams[sv.teams[0]], teams[sv.teams[1]],
-                     res.kind if res else "", teams[sv.teams[res.winner]] if res else "",
+        rows.append([slot.stage, slot.round, slot.number, teams[first], teams[second],
+                     res.kind if res else "", teams[(first, second)[res.winner]] if res else "",
                      res.tentos[0] if res else "", res.tentos[1] if res else "",
                      res.games[0] if res else "", res.games[1] if res else ""])
     return csv_download(rows, f"tournament-{tid}.csv")

@@ -242,7 +242,7 @@ def _matches_by_stage(loaded: tournament_service.Loaded, organizer: str | None
             game = games.get(live.match_id) if live is not None else None
             # The table's key is derived, never stored (issues 12 and 23).
             key = game and tournament_keys().table_link(loaded.row.id, slot.id, game.key_hash, organizer)
-            if key:
+            if game and key:
                 match["edit_url"] = base + url_for("matches.scoreboard", match_id=game.id, key=key)
         stages.setdefault(slot.stage, {}).setdefault(slot.round, []).append(match)
     return stages
@@ -276,7 +276,7 @@ def _match(loaded: tournament_service.Loaded, slot: Slot, base: str) -> Tourname
 def _rounds(loaded: tournament_service.Loaded, stage: str, by_round: dict[int, list[TournamentMatch]]
             ) -> list[TournamentRound]:
     """A stage's rounds: ``{"number", "title", "matches", "done", "byes"}`` each, in order."""
-    out = []
+    out: list[TournamentRound] = []
     for number, matches in sorted(by_round.items()):
         rests = loaded.t.byes.get(f"{stage}:{number}", ())
         if stage == "main" and number == 1:

@@ -197,10 +197,10 @@ def create_form_context(error: str | None = None, form: Any = None) -> NewTourna
     form = form or {}
     variant = form.get("variant") or default_variant().id  # unknown: the default
     # The variant's options as typed (a refused form, or the no-JavaScript reload) stay chosen.
-    ctx: NewTournamentForm = forms.new_match_context(variant, {"variant": variant, "options": forms.options_from_form(form)})  # type: ignore[assignment]
-    ctx.update(error=error, form=form, formats=core.FORMATS, tiebreak_choices=words_.tiebreak_choices(form),
-               choosable=[(c, gettext(words_.TIEBREAK_SHORT[c])) for c in words_.CHOOSABLE])
-    return ctx
+    match_form = forms.new_match_context(variant, {"variant": variant, "options": forms.options_from_form(form)})
+    return {**match_form, "error": error, "form": form, "formats": core.FORMATS,
+            "tiebreak_choices": words_.tiebreak_choices(form),
+            "choosable": [(c, gettext(words_.TIEBREAK_SHORT[c])) for c in words_.CHOOSABLE]}
 
 
 @bp.get("/tournaments/new")
@@ -291,12 +291,12 @@ def organizer(loaded: service.Loaded, key: str):
     ctx = page_context(loaded, organizer=key)
     ctx["t"] = fold_rounds(ctx["t"], request.args.get("round"))
     audit = service.audit(get_db(), tid)
-    ctx.update(key=key, audit=audit_lines(loaded, audit[-AUDIT_SHOWN:]), audit_older=max(0, len(audit) - AUDIT_SHOWN),
-               message=request.args.get("msg"), base=public_base(),
-               team_links=[public_base() + url_for("tournaments.team_page", tid=tid, team=i,
-                                                   key=tournament_keys().team(tid, i))
-                           for i in range(len(loaded.row.teams))])
-    return render_template("tournaments/organizer.html", **ctx)
+    team_links = [public_base() + url_for("tournaments.team_page", tid=tid, team=i, key=tournament_keys().team(tid, i))
+                  for i in range(len(loaded.row.teams))]
+    return render_template("tournaments/organizer.html", **ctx, key=key, team_links=team_links,
+                           audit=audit_lines(loaded, audit[-AUDIT_SHOWN:]),
+                           audit_older=max(0, len(audit) - AUDIT_SHOWN), message=request.args.get("msg"),
+                           base=public_base())
 
 
 @bp.get("/t/<tid>/<key>/changed")
@@ -324,7 +324,7 @@ def cards(loaded: service.Loaded, key: str):
     """Printable A4 page: one card per table now playing, with its QR code (edit link),
     table number, teams and match."""
     ctx = page_context(loaded, organizer=key)
-    tables = []
+    tables: list[dict[str, Any]] = []
     stages = [{"rounds": ctx["t"]["rounds"]}] + ctx["t"]["stages"]
     for stage in stages:
         for rnd in stage["rounds"]:
@@ -333,8 +333,7 @@ def cards(loaded: service.Loaded, key: str):
                     tables.append({**m, "round": rnd["title"],
                                    "qr": qr.svg(m["edit_url"], gettext("QR code to score this match"))})
     tables.sort(key=lambda m: m["table"])
-    ctx.update(key=key, tables=tables)
-    return render_template("tournaments/cards.html", **ctx)
+    return render_template("tournaments/cards.html", **ctx, key=key, tables=tables)
 
 
 @bp.get("/t/<tid>/<key>/reopen/<slot>")
@@ -349,10 +348,9 @@ def confirm_reopen(loaded: service.Loaded, key: str, slot: str):
     kind = request.args.get("kind", "reopen")
     side = request.args.get("side", "")
     ctx = page_context(loaded, organizer=key)
-    ctx.update(key=key, slot=slot, undone=undone, kind=kind, side=side,
-               slot_teams=loaded.view.slots[slot].teams,
-               undone_teams=[loaded.view.slots[u].teams for u in undone])
-    return render_template("tournaments/reopen.html", **ctx)
+    return render_template("tournaments/reopen.html", **ctx, key=key, slot=slot, undone=undone, kind=kind, side=side,
+                           slot_teams=loaded.view.slots[slot].teams,
+                           undone_teams=[loaded.view.slots[u].teams for u in undone])
 
 
 @bp.post("/t/<tid>/<key>/corrections")

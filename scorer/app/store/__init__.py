@@ -47,7 +47,8 @@ from scorer.app.store.engines import (
 )
 from scorer.app.store.keys import EDIT_KEY_BYTES, KEY_HASH_PREFIX, MATCH_ID_BYTES, hash_key, new_edit_key, new_id
 from scorer.app.store.matches import (
-    MatchRow, PollStamp, create_match, create_matches, get_match, get_matches, import_match, poll_stamp, rename_match,
+    MatchRow, NewMatch, PollStamp, create_match, create_matches, get_match, get_matches, import_match, poll_stamp,
+    rename_match,
 )
 from scorer.app.store.match_stats import keep_sides, kept_sides
 from scorer.app.store.migrations import MIGRATIONS, init_db, migrate, run_script, schema_version
@@ -61,7 +62,7 @@ from scorer.core.errors import RuleError
 __all__ = [
     "CONNECT_TIMEOUT", "DBAPIError", "DEFAULT_DB", "Database", "DatabaseURLError", "EDIT_KEY_BYTES", "IntegrityError",
     "InterfaceError", "KEY_HASH_PREFIX", "KnownTap", "MATCH_COLUMNS", "MATCH_ID_BYTES", "MIGRATIONS", "MatchRow",
-    "PollStamp", "poll_stamp",
+    "NewMatch", "PollStamp", "poll_stamp",
     "OperationalError", "PrunedTournament", "Row", "Rows", "RuleError", "STATEMENT_LISTENERS", "UNAVAILABLE", "append_action", "connect",
     "club_ids", "copy_club", "copy_match", "copy_tournament", "create_match", "create_matches", "create_rematch", "database_url", "describe", "dispose_all", "engine", "get_action",
     "actions_of", "get_actions", "get_match", "get_matches", "hash_key", "import_match", "init_db", "keep_sides", "kept_sides", "match_ids", "migrate",

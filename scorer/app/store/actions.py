@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import IntegrityError
 
 from scorer.app.store.connection import Database, write
+
+if TYPE_CHECKING:  # a type only: the store does not import the engine
+    from scorer.core.schema import Action
 
 
 class KnownTap(Exception):
@@ -24,7 +27,7 @@ def tap_seq(db: Database, match_id: str, tap_key: str) -> int | None:
                       {"id": match_id, "k": tap_key}).scalar()
 
 
-def get_actions(db: Database, match_id: str, since: int = 0, until: int | None = None) -> list[dict[str, Any]]:
+def get_actions(db: Database, match_id: str, since: int = 0, until: int | None = None) -> list[Action]:
     """The match's stored actions from index ``since`` on (up to, not including,
     ``until`` when given), oldest first."""
     if until is None:
@@ -36,11 +39,11 @@ def get_actions(db: Database, match_id: str, since: int = 0, until: int | None =
     return [json.loads(body) for (body,) in rows]
 
 
-def actions_of(db: Database, versions: dict[str, int]) -> dict[str, list[dict[str, Any]]]:
+def actions_of(db: Database, versions: dict[str, int]) -> dict[str, list[Action]]:
     """The stored actions of many matches at once, each up to (not including) its version in
     ``versions`` (match id -> version), oldest first: a few statements for a whole tournament's
     games instead of one per game (issue 31). A match with no actions maps to ``[]``."""
-    out: dict[str, list[dict[str, Any]]] = {match_id: [] for match_id in versions}
+    out: dict[str, list[Action]] = {match_id: [] for match_id in versions}
     ids = [match_id for match_id, version in versions.items() if version > 0]
     for start in range(0, len(ids), CHUNK):
         names = {f"id{i}": match_id for i, match_id in enumerate(ids[start:start + CHUNK])}
@@ -56,7 +59,7 @@ def actions_of(db: Database, versions: dict[str, int]) -> dict[str, list[dict[st
 CHUNK = 500
 
 
-def get_action(db: Database, match_id: str, seq: int) -> dict[str, Any] | None:
+def get_action(db: Database, match_id: str, seq: int) -> Action | None:
     """The action stored at index ``seq`` (0-based), or None."""
     body = db.execute(
         "SELECT body FROM action WHERE match_id = :id AND seq = :seq", {"id": match_id, "seq": seq}
@@ -68,7 +71,7 @@ def append_action(
     db: Database,
     match_id: str,
     version: int,
-    action: dict[str, Any],
+    action: Action,
     *,
     score: tuple[int, int] | list[int],
     winner: int | None,

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.engine.interfaces import DBAPIModule
+from sqlalchemy.exc import DBAPIError, OperationalError, StatementError
 
 from scorer.app.store.engines import engine
 
@@ -65,7 +66,8 @@ class Rows:
 
     __slots__ = ("rows", "columns", "rowcount")
 
-    def __init__(self, rows: list[tuple], columns: list[str], rowcount: int) -> None:
+    def __init__(self, rows: Sequence[Any], columns: list[str], rowcount: int) -> None:
+        """``rows``: the driver's row tuples (made :class:`Row` here), or dicts (:meth:`mappings`)."""
         if rows and columns and not isinstance(rows[0], dict):
             row_type = _row_type(tuple(columns))
             rows = [row_type(r) for r in rows]
@@ -130,7 +132,7 @@ class Database:
         self.engine = eng
         self.dialect = eng.dialect.name
         self.fairy = eng.raw_connection()
-        self.raw = self.fairy.driver_connection
+        self.raw: Any = self.fairy.driver_connection  # sqlite3's or psycopg's own connection
         self._error = eng.dialect.loaded_dbapi.Error
         self.broken = False  # the connection was lost and dropped: every statement fails fast
         self.depth = 0  # write transactions open on it (:func:`write`; an inner one joins the outer)
@@ -186,7 +188,7 @@ class Database:
         """``execute`` once per parameter dict (as ``sqlite3``'s ``executemany``)."""
         return self.execute(statement, list(params))
 
-    def _wrap(self, error: BaseException, statement: str, params, cursor) -> DBAPIError:
+    def _wrap(self, error: DBAPIModule.Error, statement: str, params, cursor) -> StatementError:
         gone = self.engine.dialect.is_disconnect(error, self.raw, cursor)
         if gone:
             # Every connection opened before this one is as dead (a database restart):

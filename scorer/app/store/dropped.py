@@ -16,9 +16,12 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from scorer.app.store.connection import Database
+
+if TYPE_CHECKING:  # a type only: no engine
+    from scorer.core.tournament.model import ResultJSON
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ class DroppedRow:
     slot: str
     teams: tuple[int | None, int | None]
     table_number: int | None
-    result: dict[str, Any] | None
+    result: ResultJSON | None
     kept: bool
 
 
@@ -44,7 +47,7 @@ def _dropped(r) -> DroppedRow:
 
 
 def drop(db: Database, tid: str, slot: str, series_id: str, teams: Sequence[int | None], table: int | None,
-         result: dict[str, Any] | None) -> None:
+         result: ResultJSON | None) -> None:
     """Record that ``series_id`` no longer plays ``slot`` and mark its games (inside the
     caller's write transaction)."""
     db.execute("DELETE FROM tournament_dropped WHERE tournament_id = :t AND series_id = :s",

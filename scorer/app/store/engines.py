@@ -19,7 +19,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 DEFAULT_DB = "truco.sqlite3"
 #: Errors that mean "the database cannot be reached or is busy right now" (the web layer
 #: answers 503): lost or refused connections, a full pool, a locked SQLite file.
-UNAVAILABLE: tuple[type[BaseException], ...] = (
+UNAVAILABLE: tuple[type[Exception], ...] = (
     OperationalError, InterfaceError, sqlalchemy.exc.DisconnectionError, sqlalchemy.exc.TimeoutError,
 )
 #: Seconds PostgreSQL's connect may take before the request gets its 503.

@@ -6,10 +6,13 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, NotRequired, TypedDict
 
 from scorer.app.store.connection import Database, write
 from scorer.app.store.keys import hash_key, new_edit_key, new_id
+
+if TYPE_CHECKING:  # types only: the store does not import the engine
+    from scorer.core.schema import Action, Options
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class MatchRow:
     key_hash: str
     series: str
     variant: str
-    options: dict[str, Any]
+    options: Options
     names: tuple[str, str]
     mano: int
     version: int
@@ -85,7 +88,7 @@ def create_match(
     db: Database,
     *,
     variant: str,
-    options: dict[str, Any],
+    options: Options,
     names: tuple[str, str] | list[str],
     mano: int,
     series: str | None = None,
@@ -110,7 +113,21 @@ def create_match(
     return _row(db.execute("SELECT * FROM match WHERE id = :id", {"id": match_id}).mappings().one(), key)
 
 
-def create_matches(db: Database, matches: list[dict[str, Any]]) -> list[str]:
+class NewMatch(TypedDict):
+    """One of :func:`create_matches`' matches: :func:`create_match`'s keyword arguments, its
+    ``edit_key`` given."""
+
+    variant: str
+    options: Options
+    names: list[str]
+    mano: int
+    edit_key: str
+    best_of: NotRequired[int]
+    players: NotRequired[list[list[str]] | None]
+    series: NotRequired[str | None]
+
+
+def create_matches(db: Database, matches: list[NewMatch]) -> list[str]:
     """Store many new matches with no actions in one transaction (a tournament's round: a
     64-team round robin's 2,016 tables at once, issue 31), all or nothing; their new ids, in
     order. Each of ``matches`` holds :func:`create_match`'s keyword arguments, its
@@ -209,10 +226,10 @@ def import_match(
     db: Database,
     *,
     variant: str,
-    options: dict[str, Any],
+    options: Options,
     names: tuple[str, str] | list[str],
     mano: int,
-    actions: list[dict[str, Any]],
+    actions: list[Action],
     score: tuple[int, int] | list[int],
     winner: int | None,
     best_of: int = 1,

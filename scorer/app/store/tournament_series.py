@@ -5,17 +5,17 @@ and its games. Portable SQL, no Flask."""
 
 from __future__ import annotations
 
-import sqlite3
+from scorer.app.store.connection import Database
 
 
-def slot_of_series(db: sqlite3.Connection, series_id: str) -> tuple[str, str] | None:
+def slot_of_series(db: Database, series_id: str) -> tuple[str, str] | None:
     """``(tournament id, slot id)`` played by the Revanche series ``series_id``, or None
     (:func:`series_lock` without ``taken``)."""
     found = series_lock(db, series_id)
     return (found[0], found[1]) if found else None
 
 
-def version_of_series(db: sqlite3.Connection, series_id: str) -> int | None:
+def version_of_series(db: Database, series_id: str) -> int | None:
     """The ``version`` of the tournament whose slot the Revanche series ``series_id``
     plays (bumped by every change of the tournament), or None outside any tournament."""
     r = db.execute("SELECT t.version FROM tournament_slot s JOIN tournament t ON t.id = s.tournament_id"
@@ -23,7 +23,7 @@ def version_of_series(db: sqlite3.Connection, series_id: str) -> int | None:
     return r["version"] if r else None
 
 
-def series_lock(db: sqlite3.Connection, series_id: str) -> tuple[str, str, bool] | None:
+def series_lock(db: Database, series_id: str) -> tuple[str, str, bool] | None:
     """``(tournament id, slot id, taken)`` of the slot the Revanche series ``series_id``
     plays (``taken``: the slot holds a result, so no table may change the series), or None."""
     r = db.execute("SELECT tournament_id, slot, result FROM tournament_slot WHERE series_id = :s",
@@ -31,7 +31,7 @@ def series_lock(db: sqlite3.Connection, series_id: str) -> tuple[str, str, bool]
     return (r["tournament_id"], r["slot"], r["result"] is not None) if r else None
 
 
-def series_guard(db: sqlite3.Connection, series_id: str) -> tuple[bool, bool] | None:
+def series_guard(db: Database, series_id: str) -> tuple[bool, bool] | None:
     """``(taken, dropped)`` of the Revanche series ``series_id`` in its tournament, in one
     query: ``taken`` its slot holds a result, ``dropped`` a reopening took it out of its slot
     (:mod:`scorer.app.store.dropped`); None outside any tournament."""
@@ -43,12 +43,12 @@ def series_guard(db: sqlite3.Connection, series_id: str) -> tuple[bool, bool] | 
     return any(x["taken"] for x in r), any(x["dropped"] for x in r)
 
 
-def series_games(db: sqlite3.Connection, series_id: str) -> list[tuple[tuple[int, int], int | None, int]]:
+def series_games(db: Database, series_id: str) -> list[tuple[tuple[int, int], int | None, int]]:
     """Every game of a series, oldest first: ``((score0, score1), winner, version)``."""
     return read_series(db, series_id)[0]
 
 
-def read_series(db: sqlite3.Connection, series_id: str, *, lock: bool = False
+def read_series(db: Database, series_id: str, *, lock: bool = False
                 ) -> tuple[list[tuple[tuple[int, int], int | None, int]], str]:
     """Every game of a series as :func:`series_games`, and its marks, read in one
     statement: a text of each game's id, version and Revanche link, which any action,
@@ -66,6 +66,6 @@ def read_series(db: sqlite3.Connection, series_id: str, *, lock: bool = False
     return games, ";".join(f"{r['id']}:{r['version']}:{r['rematch'] or ''}" for r in rows)
 
 
-def series_match_ids(db: sqlite3.Connection, series_id: str) -> list[str]:
+def series_match_ids(db: Database, series_id: str) -> list[str]:
     """The ids of a series' games, oldest first."""
     return [r["id"] for r in db.execute("SELECT id FROM match WHERE series = :s ORDER BY created, id", {"s": series_id})]

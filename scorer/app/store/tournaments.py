@@ -18,18 +18,21 @@ This module imports neither Flask nor the engine.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from scorer.app.store import dropped
-from scorer.app.store.connection import write
+from scorer.app.store.connection import Database, write
 from scorer.app.store.matches import MatchRow, row_of
 from scorer.app.store.tournament_series import (read_series, series_games, series_guard, series_lock,  # noqa: F401 - the store's API
                                                 series_match_ids, slot_of_series, version_of_series)
+
+if TYPE_CHECKING:  # types only: the engine is not imported
+    from scorer.core.schema import Options
+    from scorer.core.tournament.model import ResultJSON
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ class TournamentRow:
     organizer_hash: str
     name: str
     variant: str
-    options: dict[str, Any]
+    options: Options
     settings: dict[str, Any]
     teams: tuple[str, ...]
     players: tuple[tuple[str, ...], ...]
@@ -68,7 +71,7 @@ class SlotRow:
     match_id: str | None
     series_id: str | None
     table_number: int | None
-    result: dict[str, Any] | None
+    result: ResultJSON | None
     hold: str | None = None
 
 
@@ -102,8 +105,8 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def create_tournament(db: sqlite3.Connection, *, tid: str, organizer_hash: str, team_hashes: list[str], name: str,
-                      variant: str, options: dict[str, Any], settings: dict[str, Any], teams: list[str],
+def create_tournament(db: Database, *, tid: str, organizer_hash: str, team_hashes: list[str], name: str,
+                      variant: str, options: Options, settings: dict[str, Any], teams: list[str],
                       players: list[list[str]], seeds: list[int], slots: list[str],
                       audit: list[tuple[str, str, Any]]) -> TournamentRow:
     """Store a new tournament ``tid`` (from :func:`scorer.app.store.new_id`) with the
@@ -126,16 +129,18 @@ def create_tournament(db: sqlite3.Connection, *, tid: str, organizer_hash: str, 
         )
         for who, kind, after in audit:
             _audit(db, tid, who, kind, None, None, after, now)
-    return get_tournament(db, tid)  # type: ignore[return-value]
+    created = get_tournament(db, tid)
+    assert created is not None  # stored just above
+    return created
 
 
-def get_tournament(db: sqlite3.Connection, tid: str) -> TournamentRow | None:
+def get_tournament(db: Database, tid: str) -> TournamentRow | None:
     """The tournament ``tid``, or None."""
     r = db.execute("SELECT * FROM tournament WHERE id = :id", {"id": tid}).fetchone()
     return _tournament(r) if r else None
 
 
-def get_slots(db: sqlite3.Connection, tid: str) -> list[SlotRow]:
+def get_slots(db: Database, tid: str) -> list[SlotRow]:
     """The tournament's slots in layout order (columns named, rows unpacked as tuples: a 64-team
     round robin has 2,016 and every heavy read that computes loads them)."""
     return [SlotRow(slot, position, match_id, series_id, table, json.loads(result) if result else None, hold)
@@ -144,7 +149,7 @@ def get_slots(db: sqlite3.Connection, tid: str) -> list[SlotRow]:
                 " WHERE tournament_id = :t ORDER BY position", {"t": tid})]
 
 
-def tournament_games(db: sqlite3.Connection, tid: str, *, played: bool = False) -> list[tuple[str, MatchRow]]:
+def tournament_games(db: Database, tid: str, *, played: bool = False) -> list[tuple[str, MatchRow]]:
     """Every game of every slot series of the tournament in one statement: ``(slot id,
     match row)`` each, slot by slot in layout order, each series' games oldest first (the
     summary of a 64-team round robin reads 2,016 games: issue 31). ``played``: only the games
@@ -156,7 +161,7 @@ def tournament_games(db: sqlite3.Connection, tid: str, *, played: bool = False) 
     return [(r["slot_id"], row_of(r)) for r in rows]
 
 
-def game_versions(db: sqlite3.Connection, tid: str) -> list[tuple[str, str, int]]:
+def game_versions(db: Database, tid: str) -> list[tuple[str, str, int]]:
     """Every game of every slot series of the tournament as ``(slot id, match id,
     version)``, in :func:`tournament_games`' order: one statement of plain tuples (what a
     tournament's statistics need to find each game's kept numbers: issue 31)."""
@@ -165,7 +170,7 @@ def game_versions(db: sqlite3.Connection, tid: str) -> list[tuple[str, str, int]
         " WHERE s.tournament_id = :t ORDER BY s.position, m.created, m.id", {"t": tid})]
 
 
-def slots_with_finished_games(db: sqlite3.Connection, tid: str) -> set[str]:
+def slots_with_finished_games(db: Database, tid: str) -> set[str]:
     """Slots without a result whose series has at least one finished game (the only ones
     whose result may be ready to record), in one query."""
     return {r["slot"] for r in db.execute(
@@ -173,7 +178,7 @@ def slots_with_finished_games(db: sqlite3.Connection, tid: str) -> set[str]:
         " WHERE s.tournament_id = :t AND s.result IS NULL AND m.winner IS NOT NULL", {"t": tid})}
 
 
-def live_games(db: sqlite3.Connection, tid: str) -> dict[str, LiveGame]:
+def live_games(db: Database, tid: str) -> dict[str, LiveGame]:
     """The latest game of every slot that has a match, by slot id (one query)."""
     out: dict[str, LiveGame] = {}
     games: dict[str, list[int]] = {}
@@ -189,7 +194,7 @@ def live_games(db: sqlite3.Connection, tid: str) -> dict[str, LiveGame]:
     return out
 
 
-def stamp(db: sqlite3.Connection, tid: str) -> str | None:
+def stamp(db: Database, tid: str) -> str | None:
     """A short text that changes whenever the tournament or any of its games changes
     (the TV page's poll compares it); None if there is no such tournament."""
     # One pass over the tournament's games (a 64-team round robin has 2,016): every kept heavy
@@ -203,7 +208,7 @@ def stamp(db: sqlite3.Connection, tid: str) -> str | None:
     return f"{r['v']}-{r['g']}-{r['n']}" if r else None
 
 
-def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, int | None]], epoch: int) -> int:
+def claim_slots(db: Database, tid: str, claims: list[tuple[str, str, int | None]], epoch: int) -> int:
     """Link slots to their new matches, ``(slot, match id, table number)`` each, in one
     transaction; a table number None gets the lowest one free among the undecided
     slots. A slot another request linked first is left as it is (its match stays
@@ -222,7 +227,7 @@ def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, i
         # 2,016 at its creation (issue 31).
         free = {r["slot"] for r in db.execute(
             "SELECT slot FROM tournament_slot WHERE tournament_id = :t AND match_id IS NULL", {"t": tid})}
-        links = []
+        links, taken = [], []
         for slot, match_id, table in claims:
             if slot not in free:
                 continue
@@ -231,18 +236,19 @@ def claim_slots(db: sqlite3.Connection, tid: str, claims: list[tuple[str, str, i
             free.discard(slot)
             used.add(table)
             links.append({"m": match_id, "n": table, "t": tid, "slot": slot})
+            taken.append(slot)
         if links:
             db.execute("UPDATE tournament_slot SET match_id = :m, series_id = :m, table_number = :n"
                        " WHERE tournament_id = :t AND slot = :slot AND match_id IS NULL", links)
             linked = len(links)
             if epoch:  # reopened at least once: a match it dropped earlier will not come back
-                for link in links:
-                    dropped.replaced(db, tid, link["slot"])
+                for slot in taken:
+                    dropped.replaced(db, tid, slot)
             _bump(db, tid)
     return linked
 
 
-def record_result(db: sqlite3.Connection, tid: str, slot: str, result: dict[str, Any], who: str,
+def record_result(db: Database, tid: str, slot: str, result: ResultJSON, who: str,
                   kind: str = "result", epoch: int | None = None, series: tuple[str, str] | None = None) -> bool:
     """Store the first result of a slot and audit it; False (nothing stored) if it already
     had one, if ``epoch`` is given and the tournament was reopened since, or if ``series``
@@ -271,8 +277,8 @@ def record_result(db: sqlite3.Connection, tid: str, slot: str, result: dict[str,
     return True
 
 
-def update_result(db: sqlite3.Connection, tid: str, slot: str, before: dict[str, Any] | None,
-                  after: dict[str, Any] | None, who: str, kind: str) -> bool:
+def update_result(db: Database, tid: str, slot: str, before: ResultJSON | None,
+                  after: ResultJSON | None, who: str, kind: str) -> bool:
     """Replace a slot's result (``before`` must still be the stored one), audited; False
     (nothing changed) if it no longer is."""
     with write(db):
@@ -288,8 +294,8 @@ def update_result(db: sqlite3.Connection, tid: str, slot: str, before: dict[str,
     return True
 
 
-def reopen(db: sqlite3.Connection, tid: str, slot: str, undone: list[str], version: int, who: str,
-           before: dict[str, Any] | None, hold: str | None,
+def reopen(db: Database, tid: str, slot: str, undone: list[str], version: int, who: str,
+           before: ResultJSON | None, hold: str | None,
            teams: dict[str, tuple[int | None, int | None]] | None = None) -> bool:
     """Reopen ``slot`` (its result cleared, its match kept and held at ``hold``, the
     series' stamp: its finished state is not read again until the table changes it) and void the ``undone``
@@ -319,7 +325,7 @@ def reopen(db: sqlite3.Connection, tid: str, slot: str, undone: list[str], versi
     return True
 
 
-def restore(db: sqlite3.Connection, tid: str, row: dropped.DroppedRow, table: int | None, epoch: int,
+def restore(db: Database, tid: str, row: dropped.DroppedRow, table: int | None, epoch: int,
             who: str) -> bool:
     """Put the dropped series ``row`` back on its slot, as it was (its match, ``table`` and
     result; issue 32), audited: the reopened match ended with the same teams in that slot.
@@ -342,13 +348,14 @@ def restore(db: sqlite3.Connection, tid: str, row: dropped.DroppedRow, table: in
     return True
 
 
-def rename_team(db: sqlite3.Connection, tid: str, team: int, name: str, who: str) -> list[str]:
+def rename_team(db: Database, tid: str, team: int, name: str, who: str) -> list[str]:
     """Rename team ``team`` (index), audited; returns the match ids whose side names the
     caller should update too (every game of every slot series)."""
     with write(db):
         _lock(db, tid)
         row = get_tournament(db, tid)
-        teams = list(row.teams)  # type: ignore[union-attr]
+        assert row is not None  # the caller's tournament, locked above
+        teams = list(row.teams)
         before, teams[team] = teams[team], name
         db.execute("UPDATE tournament SET teams = :teams WHERE id = :t", {"teams": _dumps(teams), "t": tid})
         _audit(db, tid, who, "rename", None, {"team": team, "name": before}, {"team": team, "name": name})
@@ -358,13 +365,14 @@ def rename_team(db: sqlite3.Connection, tid: str, team: int, name: str, who: str
         {"t": tid})]
 
 
-def set_lots(db: sqlite3.Connection, tid: str, drawn: dict[int, int], who: str, group: list[int]) -> None:
+def set_lots(db: Database, tid: str, drawn: dict[int, int], who: str, group: list[int]) -> None:
     """Add drawn lots (team -> number) for a tie that needed them, audited (teams that
     already have a lot keep it)."""
     with write(db):
         _lock(db, tid)
         row = get_tournament(db, tid)
-        lots = dict(row.lots)  # type: ignore[union-attr]
+        assert row is not None  # the caller's tournament, locked above
+        lots = dict(row.lots)
         new = {t: n for t, n in drawn.items() if t not in lots}
         if not new:
             return
@@ -389,7 +397,7 @@ class AuditEntry(TypedDict):
     after: Any
 
 
-def get_audit(db: sqlite3.Connection, tid: str) -> list[AuditEntry]:
+def get_audit(db: Database, tid: str) -> list[AuditEntry]:
     """The audit log, oldest first."""
     return [
         {"seq": r["seq"], "at": r["at"], "who": r["who"], "kind": r["kind"], "slot": r["slot"],
@@ -400,7 +408,7 @@ def get_audit(db: sqlite3.Connection, tid: str) -> list[AuditEntry]:
 
 
 @contextmanager
-def locked(db: sqlite3.Connection, tid: str) -> Iterator[TournamentRow | None]:
+def locked(db: Database, tid: str) -> Iterator[TournamentRow | None]:
     """One write transaction that holds the tournament ``tid`` (None if there is none) for
     itself: every other write to that tournament waits until it commits, so what the
     caller reads inside it is still true when it writes (a correction decides on the state
@@ -412,7 +420,7 @@ def locked(db: sqlite3.Connection, tid: str) -> Iterator[TournamentRow | None]:
         yield get_tournament(db, tid)
 
 
-def _lock(db: sqlite3.Connection, tid: str) -> None:
+def _lock(db: Database, tid: str) -> None:
     """Lock the tournament's row for this write transaction (PostgreSQL; SQLite's writers
     already wait for each other). Every write to a tournament takes it first, so writers
     always lock in the same order (tournament, then its slots and audit): no deadlock, and
@@ -421,12 +429,12 @@ def _lock(db: sqlite3.Connection, tid: str) -> None:
         db.execute("SELECT id FROM tournament WHERE id = :t FOR UPDATE", {"t": tid})
 
 
-def _epoch(db: sqlite3.Connection, tid: str) -> int:
+def _epoch(db: Database, tid: str) -> int:
     """The tournament's ``epoch`` (bumped by every reopening), read inside the caller's write."""
     return db.execute("SELECT epoch FROM tournament WHERE id = :t", {"t": tid}).fetchone()["epoch"]
 
 
-def _bump(db: sqlite3.Connection, tid: str) -> None:
+def _bump(db: Database, tid: str) -> None:
     db.execute("UPDATE tournament SET version = version + 1, updated = :now WHERE id = :t",
                {"now": time.time(), "t": tid})
 

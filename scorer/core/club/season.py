@@ -16,10 +16,11 @@ never which of its players (docs/club.md "Per player").
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from itertools import combinations
+from typing import Any
 
 from scorer.core.club.ratings import Rating, Ratings, certainty
 
@@ -122,7 +123,7 @@ class Season:
     pairs: list[PairRow]
     best: list[PairRow]
     worst: list[PairRow]
-    nights: Mapping[int, list[NightLine]]
+    nights: MutableMapping[int, list[NightLine]]  # a season played on from this one adds to them
     games: int
 
 
@@ -142,7 +143,7 @@ def play_season(games: Iterable[ClubGame], players: Iterable[int] = (), *, first
     for p in players:
         rows.setdefault(p, PlayerRow(p))
     pairs: dict[tuple[int, int], PairRow] = {p.players: p for p in start.pairs} if start else {}
-    nights: MutableMapping[int, list[NightLine]] = start.nights if start else {}  # type: ignore[assignment]
+    nights: MutableMapping[int, list[NightLine]] = start.nights if start else {}
     ratings = Ratings({p: r.rating for p, r in rows.items()} if start else None)
     for game in chosen:
         after = ratings.play(game.sides, game.winner)
@@ -173,7 +174,7 @@ def play_season(games: Iterable[ClubGame], players: Iterable[int] = (), *, first
     return Season(table, ranked, best, worst, nights, len(chosen) + (start.games if start else 0))
 
 
-def season_to_json(season: Season) -> dict:
+def season_to_json(season: Season) -> dict[str, Any]:
     """The season as JSON data (what a stored copy keeps; :func:`season_from_json` reads it back)."""
     def stats(d: dict[str, int]) -> list[int]:
         return [d[k] for k in PLAYER_STATS]
@@ -187,12 +188,12 @@ def season_to_json(season: Season) -> dict:
              for p, lines in season.nights.items()}}
 
 
-class StoredNights(MutableMapping):
+class StoredNights(MutableMapping[int, list[NightLine]]):
     """The nights of every player as :func:`season_to_json` wrote them, a player's made into
     :class:`NightLine` values only when asked for (a season table never reads them; a player's
     page reads one player's; a season going on, those of the players of its new games)."""
 
-    def __init__(self, raw: dict[str, list]) -> None:
+    def __init__(self, raw: dict[str, list[Any]]) -> None:
         self._raw = raw
         self._made: dict[int, list[NightLine]] = {}
 
@@ -212,13 +213,13 @@ class StoredNights(MutableMapping):
     def __contains__(self, player: object) -> bool:
         return player in self._made or str(player) in self._raw
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[int]:
         return iter(sorted({int(p) for p in self._raw} | set(self._made)))
 
     def __len__(self) -> int:
         return len({int(p) for p in self._raw} | set(self._made))
 
-    def raw(self) -> dict[str, list]:
+    def raw(self) -> dict[str, list[Any]]:
         """The JSON data of every player's nights (those made: written again from their values)."""
         out = dict(self._raw)
         for p, lines in self._made.items():
@@ -227,7 +228,7 @@ class StoredNights(MutableMapping):
         return out
 
 
-def season_from_json(data: dict) -> Season:
+def season_from_json(data: dict[str, Any]) -> Season:
     """A season from :func:`season_to_json`'s data (its nights made when read: :class:`StoredNights`).
 
     :raise KeyError, ValueError, TypeError: not such data.

@@ -3,7 +3,7 @@ the comparison of counts) and what each stake is worth. A part of :class:`~score
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorer.core.envido_points import count_spans, describe_counts
@@ -19,7 +19,7 @@ class Calls(Stakes):
 
     # calls ----------------------------------------------------------------
 
-    def _call(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
+    def _call(self, core: _Core, action: Mapping[str, Any]) -> list[LogFact]:
         call, side = action["call"], action["side"]
         if "amount" in action and call != OPEN_RAISE:
             raise RuleError("bad_amount", N_("Only a raise of the Envido by some tentos (N más) carries an amount; "
@@ -330,7 +330,7 @@ class Calls(Stakes):
 
     # answers --------------------------------------------------------------
 
-    def _quiero(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
+    def _quiero(self, core: _Core, action: Mapping[str, Any]) -> list[LogFact]:
         hand, side = core.hand, action["side"]
         self._require_no_comparison(hand)
         pending = self._require_side_to_answer(hand, side)
@@ -358,7 +358,7 @@ class Calls(Stakes):
             facts[-1] = LogFact(LogKind.QUIERO, side=side, call=call, value=hand.value)
         return facts
 
-    def _no_quiero(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
+    def _no_quiero(self, core: _Core, action: Mapping[str, Any]) -> list[LogFact]:
         hand, side = core.hand, action["side"]
         self._require_no_comparison(hand)
         self._require_side_to_answer(hand, side)
@@ -388,8 +388,8 @@ class Calls(Stakes):
             self._award(core, caller, points, facts)
         elif hand.envido_pending:
             points = self._envido_refused(hand.envido_chain, hand.envido_raises)
+            assert hand.envido_caller is not None
             caller = hand.envido_caller
-            assert caller is not None
             hand.envido_pending, hand.envido_done = False, True
             facts.append(LogFact(LogKind.ENVIDO_REFUSED, side=caller, chain=tuple(hand.envido_chain),
                                  amounts=tuple(hand.envido_raises), points=points))
@@ -402,7 +402,7 @@ class Calls(Stakes):
             hand.truco_pending = None
             self._end_hand(core, caller, step.refused, facts)
 
-    def _no_flor(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
+    def _no_flor(self, core: _Core, action: Mapping[str, Any]) -> list[LogFact]:
         hand, side = core.hand, action["side"]
         self._require_no_comparison(hand)
         if not hand.flor_pending or hand.flor_chain[-1][0] != "flor":
@@ -417,7 +417,7 @@ class Calls(Stakes):
         self._award(core, caller, points, facts)
         return facts
 
-    def _compared(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
+    def _compared(self, core: _Core, action: Mapping[str, Any]) -> list[LogFact]:
         """Settle an accepted Envido or compared Flor: a winner, or both sides' points."""
         hand = core.hand
         if hand.awaiting not in ("envido_winner", "flor_winner"):
@@ -445,7 +445,7 @@ class Calls(Stakes):
         if is_flor:
             chain = [call for call, _ in hand.flor_chain]
             stake = hand.compare_stake
-            value = self._flor_comparison_value(hand, stake, winner, core.score)
+            value: int | None = self._flor_comparison_value(hand, stake, winner, core.score)
             hand.flor_done = True
         else:
             chain = list(hand.envido_chain)

@@ -18,11 +18,14 @@ where both are silent.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, cast
 
 from scorer.core.envido_points import count_spans
 from scorer.core.errors import N_, RuleError
-from scorer.core.schema import ACTION_TYPES, LegalAction, State, bare_action, check_side, normalize_action
+from scorer.core.schema import (
+    ACTION_TYPES, Action, DeclarePoints, LegalAction, Offer, Side, Stage, State, bare_action, check_side,
+    normalize_action,
+)
 from scorer.core.variants import OPEN_RAISE, Variant, get_variant
 from scorer.core.match.calls import Calls
 from scorer.core.match.error_words import CALL_NAMES, use_table_words
@@ -65,10 +68,10 @@ class Match(Calls, Plays):
         self.first_mano = mano
         self.players_per_side = players_per_side
         self.target: int = self.options.get("target", self.variant.target)
-        self.actions: list[dict[str, Any]] = []
+        self.actions: list[Action] = []
         self._core = _Core([0, 0], None, self._new_hand(1, mano, [0, 0]))
         # One entry per effective (not undone) action: (action, core before it, log entry).
-        self._history: list[tuple[dict[str, Any], _Core, LogEntry]] = []
+        self._history: list[tuple[Action, _Core, LogEntry]] = []
 
     # ----------------------------------------------------------------- public API
 
@@ -189,7 +192,7 @@ class Match(Calls, Plays):
                 points = delta[points_side]
             else:
                 points, points_side = None, None
-            legal.append({**candidate, "points": points, "points_side": points_side})  # type: ignore[typeddict-item]
+            legal.append(cast(Offer, {**candidate, "points": points, "points_side": points_side}))
         declare = self._declare_points()
         if declare:
             legal.append(declare)
@@ -202,10 +205,10 @@ class Match(Calls, Plays):
         awaiting = self._core.hand.awaiting
         if self._core.winner is not None or awaiting not in ("envido_winner", "flor_winner"):
             return None
-        what = "flor" if awaiting == "flor_winner" else "envido"
+        what: Literal["envido", "flor"] = "flor" if awaiting == "flor_winner" else "envido"
         rules = self.variant.flor if what == "flor" else self.variant.envido
         assert rules is not None
-        return {"type": "declare_points", "what": what, "min": min(rules.points_range), "max": max(rules.points_range)}
+        return DeclarePoints(type="declare_points", what=what, min=min(rules.points_range), max=max(rules.points_range))
 
     def state(self, names: Sequence[str] = ("Nós", "Eles"), log_limit: int | None = None) -> State:
         """The state (issue #2 "The contract"; typed as :class:`~scorer.core.schema.State`):
@@ -235,13 +238,13 @@ class Match(Calls, Plays):
             "target": self.target,
             "ends_at_once": self.variant.ends_at_once,
             "names": list(names),
-            "mano_first_hand": self.first_mano,
+            "mano_first_hand": cast(Side, self.first_mano),
             "score": list(core.score),
-            "winner": core.winner,
+            "winner": cast("Side | None", core.winner),
             "stages": self._stages(),
             "hand": {
                 "number": hand.number,
-                "mano": hand.mano,
+                "mano": cast(Side, hand.mano),
                 "value": hand.value,
                 "pending": self._pending(hand),
                 "pending_truco": (
@@ -250,9 +253,9 @@ class Match(Calls, Plays):
                     else None
                 ),
                 "special": hand.special,
-                "special_side": hand.special_side,
+                "special_side": cast("Side | None", hand.special_side),
                 "envido_open": self._envido_open(hand) and core.winner is None,
-                "tricks": list(hand.tricks),
+                "tricks": cast("list[Side | None]", list(hand.tricks)),
                 "awaiting": hand.awaiting,
                 "counts": self._counts(hand),
             },
@@ -314,10 +317,10 @@ class Match(Calls, Plays):
         rules = {"envido_winner": self.variant.envido, "flor_winner": self.variant.flor}.get(hand.awaiting or "")
         return [list(span) for span in count_spans(rules.points_range)] if rules is not None else None
 
-    def _stages(self) -> list[dict[str, Any]] | None:
+    def _stages(self) -> list[Stage] | None:
         if not self.variant.malas_buenas:
             return None
-        return [self.variant.stage(points, self.target) for points in self._core.score]
+        return [cast(Stage, self.variant.stage(points, self.target)) for points in self._core.score]
 
     # --------------------------------------------------------------- applying
 
@@ -340,7 +343,7 @@ class Match(Calls, Plays):
         out += [{"type": "adjust", "side": side, "delta": delta} for side in SIDES for delta in (-1, 1)]
         return out
 
-    def _apply(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
+    def _apply(self, core: _Core, action: Mapping[str, Any]) -> list[LogFact]:
         """Apply a normalized action to ``core`` (a copy); raise RuleError if illegal."""
         kind = action["type"]
         if core.winner is not None:

@@ -168,7 +168,7 @@ class LogEntry(NamedTuple):
         facts: what happened, in order (:class:`LogFact`).
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # a field named as tuple's own index(), as it always was
     action: Mapping[str, Any]
     side: int | None
     hand: int

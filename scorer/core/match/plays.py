@@ -3,14 +3,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from scorer.core.errors import N_, RuleError
 from scorer.core.match.hand import Hand, _Core, decide_hand
 from scorer.core.match.log import LogFact, LogKind
+from scorer.core.match.parts import MatchParts
 
 
-class Plays:
+class Plays(MatchParts):
     """The actions of the play itself (mixed into :class:`~scorer.core.match.Match`)."""
 
     # the play ------------------------------------------------------------
@@ -23,7 +25,7 @@ class Plays:
             hand.truco_raise_side, hand.truco_pending = 1 - caller, None
             facts.append(LogFact(LogKind.PLAYED_ON, side=1 - caller, call=self.variant.truco_ladder[index].call, value=hand.value))
 
-    def _trick(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
+    def _trick(self, core: _Core, action: Mapping[str, Any]) -> list[LogFact]:
         hand, winner = core.hand, action["winner"]
         self._require_no_pending(hand, truco_ok=self.variant.trick_accepts_pending)
         facts: list[LogFact] = []
@@ -36,7 +38,7 @@ class Plays:
             self._end_hand(core, hand_winner, hand.value, facts)
         return facts
 
-    def _hand_winner(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
+    def _hand_winner(self, core: _Core, action: Mapping[str, Any]) -> list[LogFact]:
         hand, side = core.hand, action["side"]
         self._require_no_pending(hand, truco_ok=self.variant.trick_accepts_pending)
         if side is None and self.options.get("all_pardas", self.variant.all_pardas) != "nobody":
@@ -46,7 +48,7 @@ class Plays:
         self._end_hand(core, side, hand.value, facts)
         return facts
 
-    def _mazo(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
+    def _mazo(self, core: _Core, action: Mapping[str, Any]) -> list[LogFact]:
         """Fold: refuse what is pending against the folder, then pay the hand (docs/rules.md §Folding)."""
         hand, side = core.hand, action["side"]
         self._require_no_comparison(hand)
@@ -77,7 +79,7 @@ class Plays:
         self._end_hand(core, other, points + bonus, facts)
         return facts
 
-    def _special_hand(self, core: _Core, action: dict[str, Any]) -> list[LogFact]:
+    def _special_hand(self, core: _Core, action: Mapping[str, Any]) -> list[LogFact]:
         """Mão de onze / dez / the Catalan 11: play (worth more, no betting) or run."""
         hand, side, decision = core.hand, action["side"], action["decision"]
         special = self.variant.special_hand

@@ -9,13 +9,14 @@ from typing import Any
 
 from scorer.core.variants import ENVIDO_CALLS, OPEN_RAISE, WINNER_FALTAS
 from scorer.core.match.hand import Hand
+from scorer.core.match.parts import MatchParts
 
 
 #: The stake of a Flor comparison paid 3 for each Flor of the better side (option ``flor_vs_flor``).
 PER_FLOR = "per_flor"
 
 
-class Stakes:
+class Stakes(MatchParts):
     """The worth of the calls (mixed into :class:`~scorer.core.match.Match`)."""
 
     def _falta_in_play(self) -> bool:
@@ -70,10 +71,13 @@ class Stakes:
         if convention == "leader_stage" and in_malas:
             value = half - leader
         elif convention == "malas_wins_game" and in_malas:
+            assert winner is not None  # a WINNER_FALTAS convention without a winner returned above
             value = self.target - score[winner]
         elif convention == "winner_stage" and in_malas:
+            assert winner is not None
             value = half - score[winner]
         elif convention == "loser_lacks":
+            assert winner is not None
             value = self.target - score[1 - winner]
         else:
             value = self.target - leader

@@ -41,15 +41,15 @@ from scorer.core.tournament.layout import (
     build, circle_rounds, group_members, knockout_slots, league_slots, seeding_order, snake_groups, stage_names,
 )
 from scorer.core.tournament.model import (
-    BEST_OF, FORMATS, MAX_TEAMS, MIN_TEAMS, TEAM_NAME_MAX, TIEBREAKS, Points, Result, Settings, Slot, Source,
-    Tournament, TournamentError,
+    BEST_OF, FORMATS, MAX_TEAMS, MIN_TEAMS, TEAM_NAME_MAX, TIEBREAKS, Points, Result, ResultJSON, Settings, Slot,
+    Source, Tournament, TournamentError,
 )
 from scorer.core.tournament.progress import SlotView, View, counts, resolve
 from scorer.core.tournament.settings import check_teams, check_text, settings_from_json
 from scorer.core.tournament.standings import SEPARATORS, Row, Standings, standings
 
 __all__ = [
-    "BEST_OF", "FORMATS", "MAX_TEAMS", "MIN_TEAMS", "SEPARATORS", "TEAM_NAME_MAX", "TIEBREAKS", "Points", "Result", "Row", "Settings",
+    "BEST_OF", "FORMATS", "MAX_TEAMS", "MIN_TEAMS", "SEPARATORS", "TEAM_NAME_MAX", "TIEBREAKS", "Points", "Result", "ResultJSON", "Row", "Settings",
     "Slot", "SlotView", "Source", "Standings", "Tournament", "TournamentError", "View", "build", "check_teams", "check_text",
     "circle_rounds", "comes_back", "confirm", "counts", "dependents", "group_members", "knockout_slots", "league_slots", "record",
     "reopen", "resolve", "seeding_order", "settings_from_json", "snake_groups", "stage_names", "standings",

@@ -22,7 +22,7 @@ def seeding_order(places: int) -> list[int]:
 
 def knockout_slots(stage: str, entrants: Sequence[Source], best_of: int, final_best_of: int | None,
                    first_round: int = 1) -> tuple[list[Slot], list[Source], list[Source]]:
-    """Slots of a knockout among ``entrants`` (in seed order).
+    """Slots of a knockout among ``entrants`` (one or more, in seed order).
 
     Returns ``(slots, byes, finals)``: the entrants with a round-1 bye (the top seeds)
     and, as a one-element list, the source of the champion (``winner`` of the final,
@@ -44,7 +44,8 @@ def knockout_slots(stage: str, entrants: Sequence[Source], best_of: int, final_b
         for a, b in zip(current[::2], current[1::2]):
             if a is None or b is None:  # a bye (only ever in round 1: never bye v bye)
                 survivor = a if b is None else b
-                byes.append(survivor)  # type: ignore[arg-type]
+                assert survivor is not None  # never bye v bye
+                byes.append(survivor)
                 nxt.append(survivor)
                 continue
             number += 1
@@ -55,7 +56,9 @@ def knockout_slots(stage: str, entrants: Sequence[Source], best_of: int, final_b
         current = nxt
         rnd += 1
     byes.sort(key=lambda src: entrants.index(src))  # in seed order
-    return slots, byes, [current[0]]  # type: ignore[list-item]
+    final = current[0]
+    assert final is not None  # the last slot's winner, or the one entrant (never a bye)
+    return slots, byes, [final]
 
 
 def circle_rounds(count: int) -> list[list[tuple[int, int]]]:

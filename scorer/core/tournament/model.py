@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn, NotRequired, TypedDict
 
 from scorer.core.errors import N_, TrucoError
 
@@ -96,6 +96,17 @@ class Slot:
     best_of: int = 1
 
 
+class ResultJSON(TypedDict):
+    """A :class:`Result`'s JSON form, as :meth:`Result.to_json` writes it and a tournament's
+    slot keeps it (lists for the tuples); a result stored before a field existed lacks it."""
+
+    kind: str
+    winner: int
+    tentos: NotRequired[list[int]]
+    games: NotRequired[list[int]]
+    confirmed: NotRequired[list[int]]
+
+
 @dataclass(frozen=True)
 class Result:
     """A decided slot: ``kind`` ``"played"``, ``"walkover"`` or ``"abandonment"``,
@@ -109,7 +120,7 @@ class Result:
     games: tuple[int, int] = (0, 0)
     confirmed: tuple[int, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ResultJSON:
         """The result as JSON-ready data (:meth:`from_json` reads it back)."""
         return {"kind": self.kind, "winner": self.winner, "tentos": list(self.tentos),
                 "games": list(self.games), "confirmed": list(self.confirmed)}
@@ -149,5 +160,5 @@ class Tournament:
         raise TournamentError("unknown_slot", N_("There is no match {slot} in this tournament."), slot=slot_id)
 
 
-def _fail(code: str, template: str, **params: Any) -> None:
+def _fail(code: str, template: str, **params: Any) -> NoReturn:
     raise TournamentError(code, template, **params)

@@ -4,11 +4,16 @@ standings, the qualifiers and the champion (:func:`resolve`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import cast
 from dataclasses import dataclass
 
 from scorer.core.tournament.layout import group_members
 from scorer.core.tournament.model import Result, Settings, Slot, Source, Tournament
 from scorer.core.tournament.standings import Row, Standings, standings
+
+
+#: The games :func:`standings` counts: each done slot's two teams and its result (both known).
+Games = list[tuple[tuple[int, int], Result]]
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,7 @@ def resolve(t: Tournament, results: Mapping[str, Result], lots: Mapping[int, int
 
     def team_of(src: Source) -> int | None:
         if src.kind == "team":
-            return src.ref
+            return int(src.ref)
         if src.kind == "qualifier":
             return qualifiers[src.ref] if qualifiers is not None else None
         v = views.get(src.ref)
@@ -106,9 +111,9 @@ def resolve(t: Tournament, results: Mapping[str, Result], lots: Mapping[int, int
             views[slot.id] = SlotView(slot, teams, result, "done")
         else:
             views[slot.id] = SlotView(slot, teams, result, "proposed")
-    games = [((v.teams[0], v.teams[1]), v.result) for v in views.values() if v.status == "done"]
-    league = [((v.teams[0], v.teams[1]), v.result) for v in views.values()
-              if v.status == "done" and v.slot.stage == "league"]
+    games = cast(Games, [((v.teams[0], v.teams[1]), v.result) for v in views.values() if v.status == "done"])
+    league = cast(Games, [((v.teams[0], v.teams[1]), v.result) for v in views.values()
+                          if v.status == "done" and v.slot.stage == "league"])
     all_teams = list(range(len(t.teams)))
     if s.format == "round_robin":
         table = standings(all_teams, league, s.points, s.tiebreaks, lots)
@@ -143,7 +148,7 @@ def _qualify(t: Tournament, groups: list[list[int]], views: Mapping[str, SlotVie
         stage = f"group{g}"
         mine = [v for v in views.values() if v.slot.stage == stage]
         over = over and all(v.status == "done" for v in mine)
-        games = [((v.teams[0], v.teams[1]), v.result) for v in mine if v.status == "done"]
+        games = cast(Games, [((v.teams[0], v.teams[1]), v.result) for v in mine if v.status == "done"])
         table = standings(members, games, s.points, s.tiebreaks, lots)
         tables.append(table)
         if over:

@@ -27,8 +27,9 @@ def check_text(text: str) -> str:
     return " ".join(text.split())
 
 
-def check_teams(teams: Sequence[Any]) -> tuple[str, ...]:
-    """Team names, trimmed; 2 to 64, none blank, none repeated (ignoring case).
+def check_teams(teams: object) -> tuple[str, ...]:
+    """Team names (any value: what is not a list of texts is refused), trimmed; 2 to 64, none
+    blank, none repeated (ignoring case).
 
     :raise TournamentError: ``bad_teams``, ``bad_text`` (see :func:`check_text`),
         ``too_few_teams``, ``too_many_teams``, ``blank_team``, ``team_too_long`` (over ``TEAM_NAME_MAX`` characters), ``repeated_team``.

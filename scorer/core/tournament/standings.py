@@ -83,7 +83,8 @@ def _tally(teams: Iterable[int], games: Iterable[tuple[tuple[int, int], Result]]
 
 
 def _keys(criterion: str, group: list[int], rows: Mapping[int, Row],
-          games: Sequence[tuple[tuple[int, int], Result]], points: Points, lots: Mapping[int, int]) -> dict[int, tuple]:
+          games: Sequence[tuple[tuple[int, int], Result]], points: Points, lots: Mapping[int, int]
+          ) -> dict[int, tuple[Any, ...]]:
     """Each team of ``group``'s sort key under ``criterion`` (smaller first)."""
     if criterion == "points":
         return {t: (-rows[t].points,) for t in group}
@@ -101,7 +102,7 @@ def _keys(criterion: str, group: list[int], rows: Mapping[int, Row],
     return {t: ((0, lots[t]) if t in lots else (1, 0)) for t in group}
 
 
-def decider(criterion: str, above: tuple, below: tuple) -> str:
+def decider(criterion: str, above: tuple[Any, ...], below: tuple[Any, ...]) -> str:
     """What separated two blocks whose sort keys under ``criterion`` are ``above`` and ``below``
     (different): the criterion, or its part (:data:`CRITERION_PARTS`) at the first place they differ."""
     parts = CRITERION_PARTS.get(criterion, (criterion,))
@@ -138,12 +139,12 @@ def standings(teams: Sequence[int], games: Sequence[tuple[tuple[int, int], Resul
         keys = _keys(criteria[0], group, rows, games, points, lots)
         blocks: list[list[int]] = []
         between: list[str] = []
-        previous: tuple = ()
+        previous: tuple[Any, ...] = ()
         for value in sorted(set(keys.values())):
             sub = [t for t in group if keys[t] == value]
             if criteria[0] == "lots" and value == (1, 0) and len(sub) > 1:
                 needs.append(tuple(sorted(sub)))
-                sub_blocks, sub_between = [sorted(sub)], []
+                sub_blocks, sub_between = [sorted(sub)], list[str]()
             else:
                 sub_blocks, sub_between = order(sub, criteria[1:])
             if blocks:

@@ -299,8 +299,8 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(_REGISTRY)
 """Every variant by id (read-only; :func:`register` adds one)."""
 
 
-def get_variant(variant_id: str) -> Variant:
-    """The variant with id ``variant_id``.
+def get_variant(variant_id: object) -> Variant:
+    """The variant with id ``variant_id`` (any value: what is not a known id is refused).
 
     Raises:
         RuleError: ``no_variant`` when none was given, ``bad_variant`` naming the id; both
@@ -308,15 +308,15 @@ def get_variant(variant_id: str) -> Variant:
     """
     if variant_id is None:
         raise RuleError("no_variant", N_("Choose a variant."), allowed=list(VARIANTS))
-    try:
-        return VARIANTS[variant_id]
-    except (KeyError, TypeError):
+    found = VARIANTS.get(variant_id) if isinstance(variant_id, str) else None
+    if found is None:
         raise RuleError(
             "bad_variant",
             N_("Unknown variant {variant}."),
             allowed=list(VARIANTS),
             variant=str(variant_id),
-        ) from None
+        )
+    return found
 
 
 def register(variant: Variant) -> Variant:

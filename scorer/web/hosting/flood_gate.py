@@ -25,10 +25,10 @@ import json
 import math
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from babel.support import Translations
+from babel.support import NullTranslations, Translations
 from flask import Flask
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
@@ -46,7 +46,7 @@ MAX_LANGUAGE_CHOICES = 256
 BY_ADDRESS, BY_MATCH, BY_ADDRESS_AND_MATCH = "address", "match", "address and match"
 
 
-def counted_as(by: str, address: str, args: dict) -> str:
+def counted_as(by: str, address: str, args: Mapping[str, Any]) -> str:
     """Who a request is for a limit counted ``by`` (:data:`BY_ADDRESS`, :data:`BY_MATCH` or
     :data:`BY_ADDRESS_AND_MATCH`): ``address``, the match or tournament id in the path's
     ``args`` (a club's id too; ``"none"`` without one), or ``"<address>/<id>"``. The limiter's key functions
@@ -84,7 +84,7 @@ class FloodGate:
         self.next_end = math.inf  # the soonest window's end: the refusals are swept then
         self.lock = threading.Lock()
         self.languages: dict[tuple[str, str], str] = {}
-        self.catalogs: dict[str, Translations] = {}
+        self.catalogs: dict[str, NullTranslations] = {}
 
     # ------------------------------------------------------------------ recording
 
@@ -191,16 +191,17 @@ class FloodGate:
             from scorer.web.i18n import COOKIE
 
             languages = self.app.config["LANGUAGES"]
-            chosen = parse_cookie(cookie).get(COOKIE) if cookie else None
-            if chosen not in languages:
-                chosen = parse_accept_header(accept, LanguageAccept).best_match(languages) or languages[0]
+            picked = parse_cookie(cookie).get(COOKIE) if cookie else None
+            if picked is None or picked not in languages:
+                picked = parse_accept_header(accept, LanguageAccept).best_match(languages) or languages[0]
             if len(self.languages) >= MAX_LANGUAGE_CHOICES:
                 self.languages.clear()
-            self.languages[(cookie, accept)] = chosen
+            self.languages[(cookie, accept)] = chosen = picked
         return chosen
 
-    def catalog(self, locale: str) -> Translations:
-        """The app's message catalogue for ``locale`` (loaded once)."""
+    def catalog(self, locale: str) -> NullTranslations:
+        """The app's message catalogue for ``locale`` (loaded once; a catalogue that translates
+        nothing where there is none)."""
         found = self.catalogs.get(locale)
         if found is None:
             folder = str(self.app.config["BABEL_TRANSLATION_DIRECTORIES"]).split(";")[0]

@@ -153,7 +153,7 @@ def init_app(app: Flask) -> None:
     app.extensions["truco_metrics"] = Metrics(app)
     app.before_request(_start)
     app.after_request(_count)
-    app.log_exception = _log_exception(app)  # type: ignore[method-assign]
+    app.log_exception = _log_exception(app)  # type: ignore[method-assign]  # replaced on this app only: the rule logged, not the path (it holds the key)
     keys_out = RedactKeys()
     for logger in (app.logger, logging.getLogger("waitress"), logging.getLogger("scorer")):
         if not any(isinstance(f, RedactKeys) for f in logger.filters):

@@ -61,7 +61,7 @@ class UnchangedPolls:
         started = time.perf_counter()
         if environ.get("REQUEST_METHOD") == "GET" and self.answers(environ):
             self.count(started)
-            start_response("204 NO CONTENT", list(self.headers))
+            start_response("204 NO CONTENT", list(self.headers or ()))  # answers() only once they are known
             return []
         if self.headers is None and environ.get("REQUEST_METHOD") == "GET" and POLL_PATH.match(environ.get("PATH_INFO", "")):
             return self.wsgi_app(environ, self.learn(start_response))

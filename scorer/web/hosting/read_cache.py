@@ -117,7 +117,7 @@ class ReadCache:
                 return None, kept
             event = self.pending.get(key)
             mine = event is None
-            if mine:
+            if event is None:
                 event = self.pending[key] = threading.Event()
         if not self.slots.acquire(blocking=False):
             if mine:
@@ -253,6 +253,7 @@ def cached_read(version: Callable[..., Hashable], *, vary: Callable[..., Hashabl
                     return _busy()
                 if response is not None:
                     return response
+                assert kept is not None  # compute() gives a response or a kept answer
             return _answer(kept, public(**values) if callable(public) else public)
 
         return read
@@ -281,7 +282,8 @@ def _answer(kept: Kept, public: bool) -> Response:
     if public:
         response.headers["Cache-Control"] = "no-cache"
     g.truco_read_etag = kept.etag  # the compressed body is kept under it (scorer/web/assets.py)
-    return response.make_conditional(request)
+    response.make_conditional(request)  # in place (werkzeug returns the same response)
+    return response
 
 
 def _busy() -> Response:

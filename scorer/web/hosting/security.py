@@ -238,7 +238,7 @@ def init_rate_limits(app: Flask) -> None:
         rule = limiter.shared_limit(limits[kind], scope=kind, key_func=key_func, deduct_when=deduct_when)
         for endpoint in endpoints:
             if endpoint in app.view_functions:
-                app.view_functions[endpoint] = rule(app.view_functions[endpoint])
+                app.view_functions[endpoint] = rule(app.view_functions[endpoint])  # type: ignore[assignment]  # flask-limiter types its wrapper as sync or async; a sync view stays sync
     app.extensions["truco_limiter"] = limiter
     _install_flood_gate(app, limits)
 
@@ -268,7 +268,7 @@ def _install_flood_gate(app: Flask, limits: dict[str, str]) -> None:
     if app.config.get("HSTS"):
         headers.append(("Strict-Transport-Security", HSTS))
     gate = FloodGate(app, app.wsgi_app, kinds, COUNTED_BY, (TOO_MANY, TOO_MANY_HERE), headers, JSON_ENDPOINTS)
-    app.wsgi_app = app.extensions["truco_flood_gate"] = gate
+    app.wsgi_app = app.extensions["truco_flood_gate"] = gate  # type: ignore[method-assign]  # middleware goes around wsgi_app, as Flask's documentation does it
 
 
 def _retry_after(limiter, seconds: int) -> int:
@@ -342,7 +342,7 @@ def init_app(app: Flask) -> None:
 
     init_rate_limits(app)
     if app.config.get("PROXY_ADDRESSES"):  # outside the flood gate: it counts the address the proxy reports
-        app.wsgi_app = TrustedProxyFix(app.wsgi_app, list(app.config["PROXY_ADDRESSES"]),
+        app.wsgi_app = TrustedProxyFix(app.wsgi_app, list(app.config["PROXY_ADDRESSES"]),  # type: ignore[method-assign]  # middleware goes around wsgi_app, as Flask's documentation does it
                                        int(app.config.get("PROXY_HOPS", 1)))
 
     @app.errorhandler(SecurityError)

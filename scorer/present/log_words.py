@@ -101,7 +101,10 @@ Line = tuple[str, dict[str, Any]]
 
 
 def _accepted(fact: LogFact, w: _Words) -> Line:
-    values = {"side": w.name(fact.side), "call": w.calls([fact.call or ""]), "said": w.said("accepted", fact.call)}
+    call = w.calls([fact.call or ""], fact.amounts)
+    if fact.amounts:  # an open raise's words ("tres más") begin the line
+        call = call[:1].upper() + call[1:]
+    values = {"side": w.name(fact.side), "call": call, "said": w.said("accepted", fact.call)}
     if fact.value is None:  # an Envido or Flor: its comparison follows
         return N_("{call} {said} by {side}."), values
     return N_("{call} {said} by {side}: the hand is worth {value}."), {**values, "value": fact.value}

@@ -84,6 +84,34 @@ def test_an_open_raise_through_the_api(client):
     assert state["log"][1]["action"] == {"type": "call", "side": 1, "call": "envido_mas", "amount": 3}
     assert state["log"][1]["text"].endswith("¡Tres más!")
     assert state["log"][-1]["text"].startswith("Envido, tres más: querido, +5 ")
+    # Found by trying it as a player: the answer's line said "0 más querido"; it names the raise.
+    assert state["log"][2]["text"].startswith("Tres más querido por "), state["log"][2]["text"]
+
+
+@pytest.mark.parametrize("before", [[], [{"type": "call", "side": 0, "call": "envido"}],
+                                    [{"type": "call", "side": 0, "call": "envido"},
+                                     {"type": "call", "side": 1, "call": "envido_mas", "amount": 3}]])
+def test_a_falta_envido_waiting_for_its_answer_keeps_the_match_readable(client, before):
+    """Found by trying to break it: with the Falta Envido option, a Falta called (alone, over an
+    Envido, over an open raise) was recorded and then every read of the match answered 500 (the
+    legal actions asked how far a chain ending in the Falta could still be raised). Nothing is
+    raised over a Falta (docs/rules.md §Open Envido raises): the match reads, its board offers the
+    answers and no "N más", and the refusal pays what stood before the Falta."""
+    match = client.post("/api/matches", json={"variant": "venezolano", "options": {"falta_envido": True}}).get_json()
+    version, key = 0, {"X-Edit-Key": match["edit_key"]}
+    side = 1 if len(before) % 2 else 0
+    for action in [*before, {"type": "call", "side": side, "call": "falta_envido"}]:
+        r = client.post(f"/api/matches/{match['id']}/actions", json={"action": action, "version": version}, headers=key)
+        assert r.status_code == 200, r.get_json()
+        version = r.get_json()["version"]
+    state = client.get(f"/api/matches/{match['id']}")
+    assert state.status_code == 200
+    assert not [a for a in state.get_json()["legal_actions"] if a.get("call") == "envido_mas"]
+    assert client.get(f"/m/{match['id']}/{match['edit_key']}").status_code == 200
+    assert client.get(f"/w/{match['id']}").status_code == 200
+    r = client.post(f"/api/matches/{match['id']}/actions", headers=key,
+                    json={"action": {"type": "no_quiero", "side": 1 - side}, "version": version})
+    assert r.status_code == 200 and r.get_json()["score"][side] == [1, 2, 5][len(before)], r.get_json()
 
 
 @pytest.mark.parametrize(("amount", "message"), [

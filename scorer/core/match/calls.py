@@ -229,6 +229,8 @@ class Calls(Stakes):
         hand, rules = self._core.hand, self.variant.envido
         if rules is None or not rules.open_raises or not hand.envido_pending or hand.envido_caller == side:
             return []
+        if not self._envido_chain_known([*hand.envido_chain, OPEN_RAISE]):
+            return []  # a Falta Envido waits: nothing is raised over it
         most = self._open_raise_most(hand, self._core.score)
         return [{"type": "call", "side": side, "call": OPEN_RAISE, "amount": n} for n in range(1, most + 1)]
 
@@ -335,7 +337,8 @@ class Calls(Stakes):
         self._require_no_comparison(hand)
         pending = self._require_side_to_answer(hand, side)
         call = pending["call"]
-        facts: list[LogFact] = [LogFact(LogKind.QUIERO, side=side, call=call)]
+        raised = (hand.envido_raises[-1],) if call == OPEN_RAISE else ()  # "tres más" accepted: said with its tentos
+        facts: list[LogFact] = [LogFact(LogKind.QUIERO, side=side, call=call, amounts=raised)]
         if hand.flor_pending:
             flor = self.variant.flor
             assert flor is not None

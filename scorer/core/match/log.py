@@ -111,7 +111,7 @@ class LogFact(NamedTuple):
         chain: the Envido or Flor calls in order (call ids); on a ``CALL``, the Envido chain it
             ends when it repeats the call before it (a second Envido), else empty.
         amounts: the tentos of each open Envido raise ("N más") of ``chain``, in order; on the
-            ``CALL`` of an open raise, its own amount; else empty.
+            ``CALL`` or ``QUIERO`` of an open raise, its own amount; else empty.
         points: tentos paid to ``side`` (already cut to what counted where the target caps
             the score); for a correction, its signed delta.
         value: the hand's worth in tentos after it.

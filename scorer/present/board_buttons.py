@@ -63,12 +63,18 @@ def call_name(variant: str, call: str, amount: int | None = None) -> str:
     return words_of(variant).calls.get(call, call.replace("_", " ").capitalize())
 
 
+#: The longest number word an open raise's button spells ("¡Catorce más!"); a longer one is
+#: written in digits ("¡19 más!"): the raise shares its place with the list of amounts, and
+#: every word of a label stays whole in its place at 320 px (issue 19).
+BUTTON_NUMBER_LETTERS = 8
+
+
 def call_shout(variant: str, call: str, amount: int | None = None) -> str:
     """The shout on a call's button, with its own language's punctuation ("¡Truco!" at a
     Rioplatense table on every page, "Seis!" at a Paulista one; an open Envido raise of
-    ``amount`` tentos: "¡Tres más!")."""
+    ``amount`` tentos: "¡Tres más!", in digits past :data:`BUTTON_NUMBER_LETTERS` letters)."""
     if amount is not None:
-        return words_of(variant).raise_by(amount, shout=True)
+        return words_of(variant).raise_by(amount, shout=True, longest=BUTTON_NUMBER_LETTERS)
     return words_of(variant).shouts.get(call, call_name(variant, call) + "!")
 
 

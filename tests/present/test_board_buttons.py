@@ -103,3 +103,23 @@ def test_a_call_over_the_same_call_says_the_tables_words(variant, first, second)
     state = match.state(["Nós", "Eles"])
     table = board.Table(variant, ["Nós", "Eles"], state["hand"], gettext.NullTranslations())
     assert board.action_label({"type": "call", "side": 1, "call": "envido"}, table) == second
+
+
+@pytest.mark.parametrize(("amount", "label", "spoken"), [
+    # docs/rules.md §Open Envido raises: "N más", the table's number words. Found by trying it as a
+    # player: past fifteen the words ("¡Diecinueve más!") were cut in the raise's narrow place at
+    # 360 px; the button writes those in digits, the log and the spoken line keep the words.
+    (3, "¡Tres más!", "Tres más"),
+    (14, "¡Catorce más!", "Catorce más"),
+    (16, "¡16 más!", "Dieciséis más"),
+    (19, "¡19 más!", "Diecinueve más"),
+    (22, "¡22 más!", "Veintidós más"),
+])
+def test_an_open_raise_button_keeps_its_number_whole(amount, label, spoken):
+    match = Match("venezolano")
+    match.apply({"type": "call", "side": 0, "call": "envido"})
+    state = match.state(["Nós", "Eles"])
+    table = board.Table("venezolano", ["Nós", "Eles"], state["hand"], gettext.NullTranslations())
+    raise_by = {"type": "call", "side": 1, "call": "envido_mas", "amount": amount}
+    assert board.action_label(raise_by, table) == label
+    assert board.call_name("venezolano", "envido_mas", amount) == spoken

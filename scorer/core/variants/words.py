@@ -70,10 +70,14 @@ class TableWords:
     open_raise_shout: str = ""
     numbers: tuple[str, ...] = ()
 
-    def raise_by(self, amount: int, *, shout: bool = False) -> str:
+    def raise_by(self, amount: int, *, shout: bool = False, longest: int | None = None) -> str:
         """An open Envido raise of ``amount`` tentos as the table says it ("tres más"), or as
-        shouted (``shout``: "¡Tres más!"); "+3" (shouted "+3!") where the table has no words for it."""
+        shouted (``shout``: "¡Tres más!"); "+3" (shouted "+3!") where the table has no words for it.
+        ``longest``: a number word longer than that many letters is written in digits ("¡19 más!"),
+        for a button's narrow place."""
         number = self.numbers[amount - 1] if 1 <= amount <= len(self.numbers) else str(amount)
+        if longest is not None and len(number) > longest:
+            number = str(amount)
         if shout:
             return (self.open_raise_shout or "+{n}!").format(n=number[:1].upper() + number[1:])
         return (self.open_raise or "+{n}").format(n=number)

@@ -10,6 +10,7 @@ served to phones.
 from __future__ import annotations
 
 import http.client
+from contextlib import contextmanager
 import json
 import sys
 import time
@@ -142,6 +143,19 @@ def pump(page, until, limit_seconds: float = 30.0) -> None:
     deadline = time.monotonic() + limit_seconds
     while not until() and time.monotonic() < deadline:
         page.evaluate("() => null")
+
+
+@contextmanager
+def answered_on_paused_clock(page, settle_ms: int = 50):
+    """Around a tap on a page whose clock is paused (``page.clock.pause_at``), which runs the
+    clock through the turns before the tap is sent: on leaving, the tap's POST has been answered
+    (waited for in real time: a loaded machine can take seconds, while the page's time stands
+    still) and the page's clock has run ``settle_ms`` more, the turns of the answer's swap. On a
+    quiet machine the answer came within the tap's own 100 ms; on a loaded one it came after
+    them, and its swap waited for a clock that no longer moved (the board stayed a version behind)."""
+    with page.expect_response(lambda r: r.request.method == "POST" and "/actions" in r.url, timeout=60_000):
+        yield
+    page.clock.run_for(settle_ms)
 
 
 def watch_errors(page, errors: list[str]) -> None:

@@ -11,6 +11,7 @@ table's pace (a tap every 5 s), never a wait for a result.
 from __future__ import annotations
 
 from conftest import action_button, create_match, new_context, stored
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 from tap_trace import SAYING, TRACE, said, trace
 
@@ -23,19 +24,23 @@ ENGINE_MS = 240_000
 SILENT_MS = 60_000
 
 
-def tap_until_shown(page, action: dict, version: int) -> None:
+def tap_until_shown(page, server, match_id: str, action: dict, version: int) -> None:
     """Tap ``action`` on a board showing ``version``: the board shows the next version, or the
     phone says why it did not take the tap (a note of :data:`tap_trace.SAYING`: a touch on a button
     that had just come under the finger, say) and the table taps again, at most three times. A
     tap neither shown nor said is the silent loss issue 30 forbids: the failure gives the trace."""
     for _ in range(3):
-        if int(page.locator("#scoreboard").get_attribute("data-version")) > version:
-            return  # the tap said something (the scorekeeper unheard for a moment) and went through
+        if stored(server, match_id)["version"] > version:  # it said something, and went through
+            expect(page.locator("#scoreboard")).to_have_attribute("data-version", str(version + 1))
+            return
         action_button(page, action).tap()
-        page.wait_for_function(
-            """([v, ids]) => +document.getElementById('scoreboard').dataset.version > v ||
-                             ids.some(id => { const e = document.getElementById(id); return e && !e.hidden; })""",
-            arg=[version, list(SAYING)], timeout=SILENT_MS)
+        try:
+            page.wait_for_function(
+                """([v, ids]) => +document.getElementById('scoreboard').dataset.version > v ||
+                                 ids.some(id => { const e = document.getElementById(id); return e && !e.hidden; })""",
+                arg=[version, list(SAYING)], timeout=SILENT_MS)
+        except PlaywrightTimeoutError:
+            raise AssertionError(f"{action} neither shown nor said:\n{trace(page)}") from None
         if int(page.locator("#scoreboard").get_attribute("data-version")) > version:
             return
         notes = said(page)
@@ -58,7 +63,7 @@ def test_four_phones_keep_their_copies_and_one_plays_on_offline(chromium, shippe
         ctx, page = phones[n % 4]
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", str(n))
         page.wait_for_timeout(PACE_MS)  # the table's pace (see the module's docstring)
-        tap_until_shown(page, {"type": "hand_winner", "side": n % 2}, n)
+        tap_until_shown(page, shipped, match_id, {"type": "hand_winner", "side": n % 2}, n)
     assert stored(shipped, match_id)["version"] == TAPS
     for ctx, page in phones:  # every phone's copy caught up: the board says so
         expect(page.locator("html")).to_have_attribute("data-offline-ready", "yes", timeout=ENGINE_MS)

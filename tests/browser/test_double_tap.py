@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import action_button, answered_on_paused_clock, create_match, new_context, shown_long_ago, stored
+from conftest import action_button, create_match, new_context, shown_long_ago, stored, tap_answered_on_paused_clock
 from playwright.sync_api import expect
 
 WON = {"side": 0, "type": "hand_winner"}
@@ -33,19 +33,13 @@ def test_a_button_that_stayed_counts_again_and_one_that_just_took_a_place_does_n
         page.goto(f"http://127.0.0.1:{guarded.port}{path}")
         shown_long_ago(page)  # the board was shown long enough ago: the server's guard is told so
         page.clock.pause_at(page.evaluate("Date.now()") + 1000)
-        with answered_on_paused_clock(page):
-            action_button(page, WON).click()
-            page.clock.run_for(100)  # the frame and the two turns before the tap is sent
+        tap_answered_on_paused_clock(page, action_button(page, WON).click)
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "1")
         page.clock.run_for(150)  # the finger's rhythm: 0.3 s after the first tap
-        with answered_on_paused_clock(page):
-            action_button(page, WON).click()  # the same place, soon after: a second hand
-            page.clock.run_for(100)
+        tap_answered_on_paused_clock(page, action_button(page, WON).click)  # the same place, soon after: a second hand
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
         assert stored(guarded, match_id)["version"] == 2
-        with answered_on_paused_clock(page):
-            action_button(page, {"call": "truco", "side": 0, "type": "call"}).click()
-            page.clock.run_for(100)
+        tap_answered_on_paused_clock(page, action_button(page, {"call": "truco", "side": 0, "type": "call"}).click)
         expect(page.locator("#scoreboard")).to_have_attribute("data-version", "3")
         quero = action_button(page, {"side": 1, "type": "quiero"})
         expect(page.locator("#slot-1-yes")).to_have_class(re.compile(r"\bfresh\b"))

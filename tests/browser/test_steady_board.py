@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import (PHONE, action_button, answered_on_paused_clock, api_act, create_match, new_context, pump,
-                      shown_long_ago, stored, watch_errors)
+from conftest import (PHONE, action_button, api_act, create_match, new_context, pump,
+                      shown_long_ago, stored, tap_answered_on_paused_clock, watch_errors)
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # bench/ (the states)
@@ -118,9 +118,7 @@ def double_tap_after_quero(chromium, server, variant, fields, call, gap):
     answer having come in between; the stored state. The server's double-tap guard is told the
     answer's board was shown long ago: what a second tap meets is the page's own guard."""
     ctx, page, match_id, (x, y) = quero_board(chromium, server, variant, fields, call)
-    with answered_on_paused_clock(page):
-        page.touchscreen.tap(x, y)
-        page.clock.run_for(100)  # the frame and the two turns before the tap is sent
+    tap_answered_on_paused_clock(page, lambda: page.touchscreen.tap(x, y))
     expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
     shown_long_ago(page)  # the server's guard would take a second tap: the page's guard is what holds
     page.clock.run_for(gap - 150)  # the finger's rhythm
@@ -181,9 +179,7 @@ def test_a_poll_answered_after_the_tap_keeps_the_guard_on_the_new_button(chromiu
     page.clock.run_for(1000)  # the board polls every second: a poll on its way (held here), then the tap
     pump(page, until=lambda: polls)
     assert polls, "no poll was sent"
-    with answered_on_paused_clock(page):
-        page.touchscreen.tap(x, y)
-        page.clock.run_for(100)  # the frame and the two turns before the tap is sent
+    tap_answered_on_paused_clock(page, lambda: page.touchscreen.tap(x, y))
     expect(page.locator("#scoreboard")).to_have_attribute("data-version", "2")
     expect(page.locator("#slot-1-yes")).to_have_class(re.compile(r"\bfresh\b"))
     holding[0] = False

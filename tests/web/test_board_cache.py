@@ -127,3 +127,51 @@ def test_a_taps_kept_board_is_never_given_once_another_server_moved_the_match(tm
         assert answer.status_code == 200 and 'data-version="2"' in answer.get_data(as_text=True)
     assert here.get(path + "/board?version=2&rematch=0", headers=HX).status_code == 204
     assert app.extensions["truco_board_cache"].hits == 1  # the second poll: version 2, kept by the first
+
+
+def test_phones_that_ask_at_once_get_one_rendering(tmp_path):
+    """Pushed phones ask for the new board together (issue 34): the first renders it, the
+    others wait for that rendering and get it kept, the same board."""
+    import threading
+
+    from flask import make_response
+
+    from scorer.app import store
+    from scorer.web.db import get_db
+    from scorer.web.hosting import board_cache
+
+    _plain, cached, app = pair(tmp_path)
+    path = new_match(cached)
+    match_id, key = path.split("/")[2:4]
+    cache = app.extensions["truco_board_cache"]
+    waiter_arrived, renders = threading.Event(), []
+    claim = cache.rendering
+
+    def rendering(wanted):  # the waiter's claim lets the renderer finish
+        underway = claim(wanted)
+        if underway is not None:
+            waiter_arrived.set()
+        return underway
+
+    cache.rendering = rendering
+
+    def render(row, key):
+        renders.append(row.version)
+        assert waiter_arrived.wait(30), "the second phone never asked"
+        return make_response(f'<div data-version="{row.version}" data-now="1.000"></div>', 200)
+
+    answers: list[str] = []
+
+    def phone():
+        with app.test_request_context(path + "/board?version=0", headers=HX):
+            row = store.get_match(get_db(), match_id)
+            answers.append(board_cache.poll_board(row, key, render).get_data(as_text=True))
+
+    phones = [threading.Thread(target=phone) for _ in range(2)]
+    for one in phones:
+        one.start()
+    for one in phones:
+        one.join(60)
+    assert renders == [0] and len(answers) == 2
+    assert all(a.startswith('<div data-version="0" data-now="') for a in answers)
+    assert cache.underway == {}

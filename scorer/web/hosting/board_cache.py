@@ -11,7 +11,9 @@ it was shown (``data-now`` and each button's ``shown``, what the double-tap guar
 What a fragment shows depends only on what the key holds: the match, its version (every
 action, undo and change of the score moves it), its Revanche link, the tag of its names,
 players and series (:func:`scorer.web.forms.shown_tag`), the edit key in its URLs, the
-language and the host. Only an htmx poll's board of a game going on is kept: a finished
+language and the host. Polls that miss at once (the pushed phones of a table ask together,
+issue 34) render it once: the first renders, the others of the process wait for it
+(:meth:`BoardCache.rendering`, at most :data:`WAIT_SECONDS`) and get it kept. Only an htmx poll's board of a game going on is kept: a finished
 game's board and a tournament game whose result was taken also show the tournament's
 state, which changes without the match's version; those are rendered every time, as
 before. Each process keeps its own :data:`SIZE` fragments (the newest).
@@ -35,6 +37,8 @@ from scorer.web.i18n import locale_code
 
 #: Fragments kept per process: a few seconds of a thousand tables' taps.
 SIZE = 512
+#: Seconds a poll waits for another thread's rendering of the same board before rendering it itself.
+WAIT_SECONDS = 2.0
 SHOWN = re.compile(r'data-now="([0-9.]+)"')
 
 
@@ -46,6 +50,7 @@ class BoardCache:
         self.items: OrderedDict[tuple, tuple[str, str, dict[str, str]]] = OrderedDict()
         self.lock = threading.Lock()
         self.hits = self.misses = 0
+        self.underway: dict[tuple, threading.Event] = {}  # key -> set when its rendering ends
 
     def get(self, key: tuple) -> tuple[str, str, dict[str, str]] | None:
         with self.lock:
@@ -56,6 +61,22 @@ class BoardCache:
                 self.hits += 1
                 self.items.move_to_end(key)
             return found
+
+    def rendering(self, key: tuple) -> threading.Event | None:
+        """Claim the rendering of ``key``: None if this thread is to render it (then call
+        :meth:`rendered`), else the event another thread sets when its rendering ends."""
+        with self.lock:
+            underway = self.underway.get(key)
+            if underway is None:
+                self.underway[key] = threading.Event()
+            return underway
+
+    def rendered(self, key: tuple) -> None:
+        """End this thread's claim on ``key`` (kept or not): the waiters look again."""
+        with self.lock:
+            underway = self.underway.pop(key, None)
+        if underway is not None:
+            underway.set()
 
     def put(self, key: tuple, value: tuple[str, str, dict[str, str]]) -> None:
         with self.lock:
@@ -87,13 +108,23 @@ def poll_board(row: store.MatchRow, key: str, render: Callable[..., Response]) -
     cache = kept_cache(row)
     if cache is None:
         return render(row, key=key)
-    kept = cache.get(cache_key(row, key))
-    if kept is not None:
-        text, shown, headers = kept
-        response = make_response(text.replace(f'"{shown}"', f'"{time.time():.3f}"'), 200)
-        response.headers.update(headers)
-        return response
-    return keep(cache, row, key, render(row, key=key))
+    wanted = cache_key(row, key)
+    kept = cache.get(wanted)
+    if kept is None:
+        underway = cache.rendering(wanted)
+        if underway is None:  # this thread renders it
+            try:
+                return keep(cache, row, key, render(row, key=key))
+            finally:
+                cache.rendered(wanted)
+        underway.wait(WAIT_SECONDS)
+        kept = cache.get(wanted)
+        if kept is None:  # the other rendering failed, was not kept, or is slow: as without a cache
+            return render(row, key=key)
+    text, shown, headers = kept
+    response = make_response(text.replace(f'"{shown}"', f'"{time.time():.3f}"'), 200)
+    response.headers.update(headers)
+    return response
 
 
 def keep_tap_board(row: store.MatchRow, key: str, response: Response) -> Response:

@@ -5,10 +5,12 @@ processes, as one may open no more files than this machine allows) in front of o
 ``truco serve --server granian --push-publish`` on PostgreSQL (a throwaway cluster, as the
 tests start one). Every table has four phones, and every phone holds its stream
 (``/push/m/<match id>``), each from its table's own loopback address; one phone a table taps
-every 20 s (random phases, so the taps are spread evenly): the API's action, answered with the
-state. The other three phones, on hearing ``changed`` on their stream, ask for their board with
-the version they show, as static/js/push.js makes the page do: that is the whole load, as an
-idle stream costs the app nothing.
+every 20 s (random phases, so the taps are spread evenly), as the page sends a tap: the board's
+form (``/m/<id>/<key>/actions``, with its tap key), answered with the new board. The other three
+phones, on hearing ``changed`` on their stream, ask for their board with the version they show,
+as static/js/push.js makes the page do: that is the whole load, as an idle stream costs the app
+nothing. Every request says what Chromium says of compression (``Accept-Encoding``), so the
+answers are compressed as a phone's are.
 
 Steps of 250, 500, 1,000, 2,500, 5,000 and 10,000 tables (``--quick``: 100 and 250), the streams of the
 previous step kept open: at each, the taps run for 40 s (``--quick``: 20 s), then come the tap's
@@ -30,6 +32,7 @@ reported beside the figures (their CPU seconds). Writes ``bench/results_push_cap
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import multiprocessing
 import os
@@ -40,8 +43,10 @@ import ssl
 import statistics
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -62,6 +67,8 @@ APP_WORKERS = 2
 POOL = 24
 TAP_P99_MS = 100.0
 VERSION_ATTR = re.compile(rb'data-version="(\d+)"')
+#: What the page's htmx requests say beside their own fields (Chromium's compressions, htmx's mark).
+PAGE_HEADERS = "Accept-Encoding: gzip, deflate, br, zstd\r\nHX-Request: true\r\n"
 
 
 def table_address(n: int) -> str:
@@ -178,7 +185,7 @@ class PhoneProcess:
         try:
             status, body = await self.request(
                 "GET", f"/m/{table['id']}/{table['key']}/board?version={table['shown'][phone]}&rematch=0",
-                headers="HX-Request: true\r\n")
+                headers=PAGE_HEADERS)
         except Exception:
             self.error("board read failed")
             return
@@ -199,12 +206,13 @@ class PhoneProcess:
         await asyncio.sleep(random.uniform(0, TAP_EVERY_S))
         while time.monotonic() < until:
             version = table["version"]
-            body = json.dumps({"action": cycle_action(version), "version": version}).encode()
+            body = urlencode({"action": json.dumps(cycle_action(version)), "version": version,
+                              "tap_key": os.urandom(12).hex()}).encode()
             started = time.monotonic()
             table["sent"][version + 1] = started
             try:
-                status, _ = await self.request("POST", f"/api/matches/{table['id']}/actions", body,
-                                               f"Content-Type: application/json\r\nX-Edit-Key: {table['key']}\r\n")
+                status, _ = await self.request("POST", f"/m/{table['id']}/{table['key']}/actions", body,
+                                               f"Content-Type: application/x-www-form-urlencoded\r\n{PAGE_HEADERS}")
             except Exception:
                 status = 0
             if status == 200:
@@ -255,6 +263,9 @@ def nginx_conn(port: int, context: ssl.SSLContext, address: str):
                 data = b"".join(parts)
             else:
                 data = b""
+            encoding = re.search(rb"(?i)\r\ncontent-encoding: *([a-z]+)", head)
+            if encoding:
+                data = decompress(encoding.group(1).lower(), data)
         except BaseException:
             writer.close()
             state["reader"] = state["writer"] = None
@@ -262,6 +273,17 @@ def nginx_conn(port: int, context: ssl.SSLContext, address: str):
         return int(head[9:12]), data
 
     return request
+
+
+def decompress(encoding: bytes, data: bytes) -> bytes:
+    """``data`` as it was before the server compressed it (``br``, ``gzip``, ``deflate``)."""
+    if encoding == b"br":
+        import brotli
+
+        return brotli.decompress(data)
+    if encoding == b"gzip":
+        return gzip.decompress(data)
+    return zlib.decompress(data) if encoding == b"deflate" else data
 
 
 def phone_process(pipe, port: int, index: int) -> None:

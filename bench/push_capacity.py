@@ -1,9 +1,9 @@
 """Tables held with push (issue 34's capacity figure): ``python -m bench --only push-capacity``.
 
 The hosted recipe on this machine: the shipped nginx with its push module (several worker
-processes, as one may open no more files than this machine allows) in front of one
-``truco serve --server granian --push-publish`` on PostgreSQL (a throwaway cluster, as the
-tests start one). Every table has four phones, and every phone holds its stream
+processes, as one may open no more files than this machine allows) in front of two
+``truco serve --server granian --workers 1 --push-publish`` on PostgreSQL (a throwaway cluster,
+as the tests start one), each table's requests to one of them as the shipped file routes them. Every table has four phones, and every phone holds its stream
 (``/push/m/<match id>``), each from its table's own loopback address; one phone a table taps
 every 20 s (random phases, so the taps are spread evenly), as the page sends a tap: the board's
 form (``/m/<id>/<key>/actions``, with its tap key), answered with the new board. The other three
@@ -16,7 +16,7 @@ Steps of 250, 500, 1,000, 2,500, 5,000 and 10,000 tables (``--quick``: 100 and 2
 previous step kept open: at each, the taps run for 40 s (``--quick``: 20 s), then come the tap's
 p50/p99 (from its POST leaving to its answer), the delivery's p50/p99 (from the tap's POST
 leaving to the other phones' boards holding it), how many taps and deliveries were missed, the
-resident memory of nginx, of the app (``--workers 2``, a process a core) and of PostgreSQL, the
+resident memory of nginx, of the app (its two processes, one a core) and of PostgreSQL, the
 CPU seconds each used in the step (so the app's CPU a tap, its three board reads included: the
 figure that says how many tables an app core holds, whatever else the machine was doing), and
 the load average. Before the first step, a half-interval of taps warms the app up (its
@@ -61,8 +61,9 @@ TAP_EVERY_S = 20.0
 STEP_S, QUICK_STEP_S = 40.0, 20.0
 #: Phone processes, and nginx's workers (each may hold NGINX_CONNECTIONS connections).
 CLIENTS, NGINX_WORKERS, NGINX_CONNECTIONS = 5, 5, 9900
-#: ``truco serve``'s processes (``--workers``): one per core of this machine.
-APP_WORKERS = 2
+#: ``truco serve`` processes (each ``--workers 1``), one per core of this machine, behind nginx,
+#: which sends each table's requests to one of them (docs/hosting/nginx.conf).
+APP_PROCESSES = 2
 #: Keep-alive connections each phone process uses for its taps and board reads.
 POOL = 24
 TAP_P99_MS = 100.0
@@ -314,9 +315,9 @@ def cpu_s(pids: list[int]) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def family(pid: int) -> list[int]:
-    """``pid`` and its children, grandchildren included."""
-    out, todo = [], [pid]
+def family(*roots: int) -> list[int]:
+    """The processes ``roots`` and their children, grandchildren included."""
+    out, todo = [], list(roots)
     while todo:
         p = todo.pop()
         out.append(p)
@@ -328,7 +329,7 @@ def family(pid: int) -> list[int]:
     return out
 
 
-def step_figures(reports: list[dict[str, Any]], tables: int, opened: dict[str, int], pids: dict[str, int],
+def step_figures(reports: list[dict[str, Any]], tables: int, opened: dict[str, int], pids: dict[str, list[int]],
                  cpu: dict[str, float], step_s: float) -> dict[str, Any]:
     """A step's figures from the phone processes' ``reports``: see the module's docstring."""
     taps = [t for r in reports for t in r["taps"]]
@@ -346,7 +347,7 @@ def step_figures(reports: list[dict[str, Any]], tables: int, opened: dict[str, i
         "tap_ms": {"p50": percentile(taps, 0.5), "p99": tap_p99},
         "delivery_ms": {"p50": percentile(deliveries, 0.5), "p99": percentile(deliveries, 0.99)},
         "deliveries": len(deliveries), "missed_deliveries": missed, "errors": errors,
-        "rss_mb": {name: rss_mb(family(pid)) for name, pid in pids.items()},
+        "rss_mb": {name: rss_mb(family(*roots)) for name, roots in pids.items()},
         "phones_cpu_s": round(sum(r["cpu_s"] for r in reports), 1), "load_average": round(os.getloadavg()[0], 1),
         "cpu_s": {name: round(seconds, 1) for name, seconds in cpu.items()},
         "app_cpu_ms_a_tap": round(cpu["app"] * 1000 / len(taps), 2) if taps else None,
@@ -372,12 +373,12 @@ def open_streams(pipes: list, made: list[dict[str, Any]], start: int, end: int) 
     return opened
 
 
-def measure_step(pipes: list, tables: int, opened: dict[str, int], pids: dict[str, int], step_s: float
+def measure_step(pipes: list, tables: int, opened: dict[str, int], pids: dict[str, list[int]], step_s: float
                  ) -> dict[str, Any]:
     """One step's taps for ``step_s`` seconds, and its figures (:func:`step_figures`)."""
-    before = {name: cpu_s(family(pid)) for name, pid in pids.items()}
+    before = {name: cpu_s(family(*roots)) for name, roots in pids.items()}
     reports = ask_all(pipes, "run", step_s)
-    cpu = {name: cpu_s(family(pid)) - before[name] for name, pid in pids.items()}
+    cpu = {name: cpu_s(family(*roots)) - before[name] for name, roots in pids.items()}
     return step_figures(reports, tables, opened, pids, cpu, step_s)
 
 
@@ -408,10 +409,10 @@ def main(quick: bool, say) -> int:
         url = cluster.create_database()
         say(f"storing {steps[-1]} matches")
         made = make_matches(url, steps[-1])
-        servers, proxy = nginx_proxy.pushed_servers(url, 1, 20, started, connections=NGINX_CONNECTIONS,
-                                                    workers=NGINX_WORKERS, server_args=("--workers", str(APP_WORKERS)))
-        pids = {"nginx": proxy.proc.pid, "app": servers[0].proc.pid,
-                "postgresql": int((cluster.data / "postmaster.pid").read_text().split()[0])}
+        servers, proxy = nginx_proxy.pushed_servers(url, APP_PROCESSES, 20, started, connections=NGINX_CONNECTIONS,
+                                                    workers=NGINX_WORKERS, server_args=("--workers", "1"))
+        pids = {"nginx": [proxy.proc.pid], "app": [server.proc.pid for server in servers],
+                "postgresql": [int((cluster.data / "postmaster.pid").read_text().split()[0])]}
         pipes, processes = start_phones(proxy.https_port)
         opened_so_far, held, holding = 0, 0, True
         for tables in steps:
@@ -420,7 +421,7 @@ def main(quick: bool, say) -> int:
             opened_so_far, held = tables, held + opened["streams"]
             if not holding:  # the streams alone, for nginx's memory with every phone connected
                 figures["streams_only"].append({"tables": tables, "opened": opened, "streams_held": held,
-                                                "rss_mb": {name: rss_mb(family(pid)) for name, pid in pids.items()}})
+                                                "rss_mb": {name: rss_mb(family(*roots)) for name, roots in pids.items()}})
                 continue
             if tables == steps[0]:  # warm up: the app's first connections, templates and replays
                 ask_all(pipes, "run", TAP_EVERY_S / 2)

@@ -20,6 +20,7 @@ import signal
 import ssl
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from live_server import OutputLines
@@ -55,16 +56,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def site_config(folder: Path, upstream_port: int, http_port: int, https_port: int, push_port: int,
+def site_config(folder: Path, upstream_port: int | Sequence[int], http_port: int, https_port: int, push_port: int,
                 ping_seconds: int = 20, reuseport: bool = False) -> str:
     """The shipped file with the test machine's ports, certificate, logs and upstream
-    (``reuseport``: the https port shared by nginx's workers, :class:`Proxy`).
+    (``upstream_port``: one ``truco serve``'s port, or several: a line each;
+    ``reuseport``: the https port shared by nginx's workers, :class:`Proxy`).
 
     :raise AssertionError: a line to replace is no longer in the shipped file as expected.
     """
     text = SHIPPED.read_text(encoding="utf-8")
+    ports = [upstream_port] if isinstance(upstream_port, int) else list(upstream_port)
     swaps = {
-        "    server 127.0.0.1:8000;": f"    server 127.0.0.1:{upstream_port};",
+        "    server 127.0.0.1:8000;": "\n".join(f"    server 127.0.0.1:{port};" for port in ports),
         "    listen 80;": f"    listen 127.0.0.1:{http_port};",
         "    listen [::]:80;\n": "",
         "    listen 443 ssl http2;": f"    listen 127.0.0.1:{https_port} ssl http2{' reuseport' if reuseport else ''};",
@@ -84,10 +87,10 @@ def site_config(folder: Path, upstream_port: int, http_port: int, https_port: in
 
 
 class Proxy:
-    """nginx running the shipped configuration in front of ``127.0.0.1:upstream_port``:
-    ``https_port``, ``http_port``, ``access_log()`` (after ``stop()``), ``stop()``."""
+    """nginx running the shipped configuration in front of ``127.0.0.1:upstream_port`` (or of
+    each of several ports): ``https_port``, ``http_port``, ``access_log()`` (after ``stop()``), ``stop()``."""
 
-    def __init__(self, upstream_port: int, timeout: float = 20.0, ping_seconds: int = 20,
+    def __init__(self, upstream_port: int | Sequence[int], timeout: float = 20.0, ping_seconds: int = 20,
                  push_port: int | None = None, connections: int = 512, workers: int = 1) -> None:
         """``push_port``: where the push publisher listens (the one given to ``truco serve
         --push-publish``; None: a free one); ``ping_seconds``: the streams' ping interval;
@@ -111,7 +114,7 @@ class Proxy:
                 if "Address already in use" not in str(e) or attempt == PORT_TRIES - 1:
                     raise
 
-    def _start(self, upstream_port: int, timeout: float) -> None:
+    def _start(self, upstream_port: int | Sequence[int], timeout: float) -> None:
         self.http_port, self.https_port = free_port(), free_port()
         self.push_port = self.chosen_push_port or free_port()
         (self.folder / "truco.conf").write_text(
@@ -172,7 +175,7 @@ class Phone:
         self.context.verify_mode = ssl.CERT_NONE
 
     def request(self, method: str, path: str, body=None, headers=None, direct_port: int | None = None):
-        """``(status, json or text, headers)``; ``body`` is sent as JSON. ``direct_port``:
+        """``(status, json or text, headers)``; ``body`` is sent as JSON (bytes: as they are). ``direct_port``:
         go straight to ``truco serve`` on that port over plain http, skipping the proxy."""
         import json
 
@@ -183,7 +186,9 @@ class Phone:
             conn = http.client.HTTPConnection("127.0.0.1", direct_port, source_address=(self.address, 0), timeout=10)
         headers = {"Host": HOST, **(headers or {})}
         data = None
-        if body is not None:
+        if isinstance(body, bytes):  # a form, say: as given, with the caller's Content-Type
+            data = body
+        elif body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
         try:
@@ -199,7 +204,8 @@ class Phone:
 def pushed_servers(db: Path | str, count: int = 1, ping_seconds: int = 1, started: list | None = None,
                    connections: int = 512, workers: int = 1, server_args: tuple[str, ...] = ()):
     """``count`` ``truco serve`` processes (granian, the hosted recipe) on the database ``db`` (a path or URL),
-    each publishing to the push publisher of one nginx in front of the first, whose streams
+    each publishing to the push publisher of one nginx in front of them all (each table's
+    requests to one of them, by its id: docs/hosting/nginx.conf), whose streams
     ping every ``ping_seconds`` (docs/hosting.md, "Push"): ``(servers, proxy)``. Each is
     appended to ``started`` as it starts (stop them in reverse: :func:`stop_all`)."""
     from live_server import Server
@@ -213,7 +219,7 @@ def pushed_servers(db: Path | str, count: int = 1, ping_seconds: int = 1, starte
                 *server_args]
         servers.append(Server(db, args=args))
         started.append(servers[-1])
-    proxy = Proxy(servers[0].port, ping_seconds=ping_seconds, push_port=push_port, connections=connections,
+    proxy = Proxy([server.port for server in servers], ping_seconds=ping_seconds, push_port=push_port, connections=connections,
                   workers=workers)
     started.append(proxy)
     return servers, proxy

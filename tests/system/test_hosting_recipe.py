@@ -11,13 +11,26 @@ from live_server import Client, Server
 from project_docs import section
 
 
-def recipe_serve_line() -> tuple[dict[str, str], list[str]]:
-    """``(environment, arguments)`` of the recipe's ``truco serve`` line."""
+def recipe_serve_lines() -> list[tuple[dict[str, str], list[str]]]:
+    """``(environment, arguments)`` of each of the recipe's ``truco serve`` lines (started in the
+    background: the ``&`` is the shell's)."""
     block = re.search(r"```sh\n(.*?)```", section("Hosting many tables"), re.S).group(1)
-    line = next(ln for ln in block.splitlines() if " truco serve " in ln)
-    words = shlex.split(line)
-    env = dict(w.split("=", 1) for w in words[: words.index("truco")])
-    return env, words[words.index("serve") + 1:]
+    out = []
+    for line in (ln for ln in block.splitlines() if " truco serve " in ln):
+        words = shlex.split(line.removesuffix(" &"))
+        out.append((dict(w.split("=", 1) for w in words[: words.index("truco")]), words[words.index("serve") + 1:]))
+    return out
+
+
+def recipe_serve_line() -> tuple[dict[str, str], list[str]]:
+    """``(environment, arguments)`` of the recipe's first ``truco serve`` line; the others
+    differ from it by their port only (a line each in the nginx file's upstream)."""
+    first, *others = recipe_serve_lines()
+    for env, args in others:
+        port = args.index("--port") + 1
+        assert env == first[0] and args[:port] + args[port + 1:] == first[1][:port] + first[1][port + 1:]
+        assert args[port] != first[1][port]
+    return first
 
 
 def test_the_recipe_serves_behind_its_proxy(pg_url):

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import ssl
+from urllib.parse import urlencode
 
 import pytest
 
@@ -21,12 +23,12 @@ TAP = {"type": "adjust", "side": 0, "delta": 1}
 
 @pytest.fixture
 def pushed(db_url):
-    """``pushed(count)``: ``count`` truco serve processes on one database (SQLite, and the hosted
-    recipe's PostgreSQL), each publishing to nginx's push publisher, and nginx in front of the
-    first (pings every second)."""
+    """``pushed(count, args)``: ``count`` truco serve processes (with more ``args``) on one database
+    (SQLite, and the hosted recipe's PostgreSQL), each publishing to nginx's push publisher, and
+    nginx in front of them (pings every second)."""
     nginx_proxy.require()
     started: list = []
-    yield lambda count=1: nginx_proxy.pushed_servers(db_url, count, 1, started)
+    yield lambda count=1, args=(): nginx_proxy.pushed_servers(db_url, count, 1, started, server_args=args)
     nginx_proxy.stop_all(started)
 
 
@@ -103,6 +105,38 @@ def test_two_app_processes_deliver_each_others_changes(pushed):
             stream.wait_for("changed")
     finally:
         stream.close()
+
+
+def requests_seen(server: Server, route: str) -> float:
+    """How many requests of ``route`` (its URL rule) ``server`` answered, from its metrics."""
+    port = int(re.search(r"Metrics on http://127\.0\.0\.1:(\d+)", "".join(server.output)).group(1))
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", "/metrics")
+    text = conn.getresponse().read().decode()
+    conn.close()
+    return sum(float(n) for n in re.findall(rf'^truco_requests_total{{[^}}]*route="{re.escape(route)}"[^}}]*}} (\S+)$',
+                                            text, re.M))
+
+
+def test_a_tables_requests_all_reach_one_app_process(pushed):
+    """nginx sends every request of a match to one app process (docs/hosting/nginx.conf hashes
+    its id), so the board a tap renders is kept where the table's other phones ask for it next;
+    each match is counted by one process only."""
+    servers, proxy = pushed(2, ("--metrics-port", "0"))
+    phone = Phone(proxy, "127.0.0.2")
+    routes = ["/m/<match_id>/<key>/actions", "/m/<match_id>/<key>/board"]
+    for _ in range(4):
+        match = new_match(phone)
+        before = [[requests_seen(server, route) for route in routes] for server in servers]
+        board = f"/m/{match['id']}/{match['edit_key']}"
+        status, _, _ = phone.request("POST", board + "/actions", urlencode({"action": json.dumps(TAP), "version": 0}).encode(),
+                                     {"HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"})
+        assert status == 200
+        for _ in range(3):  # the table's other phones, told by their streams
+            assert phone.request("GET", board + "/board?version=0&rematch=0", headers={"HX-Request": "true"})[0] == 200
+        seen = [[requests_seen(server, route) - was for route, was in zip(routes, old)]
+                for server, old in zip(servers, before)]
+        assert sorted(seen) == [[0, 0], [1, 3]], seen
 
 
 def test_a_board_opens_its_stream_only_where_push_is_on(pushed, tmp_path):

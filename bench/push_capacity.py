@@ -2,8 +2,9 @@
 
 The hosted recipe on this machine: the shipped nginx with its push module (several worker
 processes, as one may open no more files than this machine allows) in front of two
-``truco serve --server granian --workers 1 --push-publish`` on PostgreSQL (a throwaway cluster,
-as the tests start one), each table's requests to one of them as the shipped file routes them. Every table has four phones, and every phone holds its stream
+``truco serve --server granian --workers 1 --threads 2 --push-publish`` on PostgreSQL (a throwaway
+cluster, as the tests start one), as step 3 of docs/hosting.md runs them, each table's requests to
+one of them as the shipped file routes them. Every table has four phones, and every phone holds its stream
 (``/push/m/<match id>``), each from its table's own loopback address; one phone a table taps
 every 20 s (random phases, so the taps are spread evenly), as the page sends a tap: the board's
 form (``/m/<id>/<key>/actions``, with its tap key), answered with the new board. The other three
@@ -12,7 +13,7 @@ as static/js/push.js makes the page do: that is the whole load, as an idle strea
 nothing. Every request says what Chromium says of compression (``Accept-Encoding``), so the
 answers are compressed as a phone's are.
 
-Steps of 250, 500, 1,000, 2,500, 5,000 and 10,000 tables (``--quick``: 100 and 250), the streams of the
+Steps of 250, 500, 1,000, 1,500, 2,000, 2,500, 5,000 and 10,000 tables (``--quick``: 100 and 250), the streams of the
 previous step kept open: at each, the taps run for 40 s (``--quick``: 20 s), then come the tap's
 p50/p99 (from its POST leaving to its answer), the delivery's p50/p99 (from the tap's POST
 leaving to the other phones' boards holding it), how many taps and deliveries were missed, the
@@ -55,15 +56,15 @@ import nginx_proxy  # noqa: E402  (the tests' own nginx and truco serve)
 
 from bench.loadgen import cycle_action  # noqa: E402
 
-STEPS, QUICK_STEPS = (250, 500, 1000, 2500, 5000, 10_000), (100, 250)
+STEPS, QUICK_STEPS = (250, 500, 1000, 1500, 2000, 2500, 5000, 10_000), (100, 250)
 PHONES = 4
 TAP_EVERY_S = 20.0
 STEP_S, QUICK_STEP_S = 40.0, 20.0
 #: Phone processes, and nginx's workers (each may hold NGINX_CONNECTIONS connections).
 CLIENTS, NGINX_WORKERS, NGINX_CONNECTIONS = 5, 5, 9900
-#: ``truco serve`` processes (each ``--workers 1``), one per core of this machine, behind nginx,
-#: which sends each table's requests to one of them (docs/hosting/nginx.conf).
-APP_PROCESSES = 2
+#: ``truco serve`` processes, one per core of this machine, behind nginx, which sends each
+#: table's requests to one of them (docs/hosting/nginx.conf), run as docs/hosting.md's step 3 runs them.
+APP_PROCESSES, SERVER_ARGS = 2, ("--workers", "1", "--threads", "2")
 #: Keep-alive connections each phone process uses for its taps and board reads.
 POOL = 24
 TAP_P99_MS = 100.0
@@ -410,7 +411,7 @@ def main(quick: bool, say) -> int:
         say(f"storing {steps[-1]} matches")
         made = make_matches(url, steps[-1])
         servers, proxy = nginx_proxy.pushed_servers(url, APP_PROCESSES, 20, started, connections=NGINX_CONNECTIONS,
-                                                    workers=NGINX_WORKERS, server_args=("--workers", "1"))
+                                                    workers=NGINX_WORKERS, server_args=SERVER_ARGS)
         pids = {"nginx": [proxy.proc.pid], "app": [server.proc.pid for server in servers],
                 "postgresql": [int((cluster.data / "postmaster.pid").read_text().split()[0])]}
         pipes, processes = start_phones(proxy.https_port)

@@ -190,3 +190,27 @@ def test_the_tv_hears_its_tournaments_table_and_the_organizer_page_opens_its_str
         stream.wait_for("changed")
     finally:
         stream.close()
+
+
+def test_a_table_whose_app_process_stops_is_served_by_the_other(pushed):
+    """A server that stops answering has its tables moved to the others (docs/hosting/nginx.conf,
+    ``hash ... consistent``): the table's next tap, through nginx, is recorded by the other
+    process, its board answers, and its phones' streams still hear the change."""
+    servers, proxy = pushed(2, ("--metrics-port", "0"))
+    phone = Phone(proxy, "127.0.0.2")
+    match = new_match(phone)
+    tap(phone, match, 0)
+    route = "/api/matches/<match_id>/actions"
+    (serving,) = [server for server in servers if requests_seen(server, route) == 1]
+    (other,) = [server for server in servers if server is not serving]
+    stream = Stream(proxy, match["id"])
+    try:
+        stream.wait_for("ping")
+        serving.stop()
+        tap(phone, match, 1)
+        stream.wait_for("changed")
+        assert requests_seen(other, route) == 1
+        status, body, _ = phone.request("GET", f"/api/matches/{match['id']}")
+        assert status == 200 and body["version"] == 2, body
+    finally:
+        stream.close()

@@ -3,7 +3,7 @@
 The hosted recipe on this machine: the shipped nginx with its push module (several worker
 processes, as one may open no more files than this machine allows) in front of two
 ``truco serve --server granian --workers 1 --threads 2 --push-publish`` on PostgreSQL (a throwaway
-cluster, as the tests start one), as step 3 of docs/hosting.md runs them, each table's requests to
+cluster, as the tests start one), as step 4 of docs/hosting.md runs them, each table's requests to
 one of them as the shipped file routes them. Every table has four phones, and every phone holds its stream
 (``/push/m/<match id>``), each from its table's own loopback address; one phone a table taps
 every 20 s (random phases, so the taps are spread evenly), as the page sends a tap: the board's
@@ -63,7 +63,7 @@ STEP_S, QUICK_STEP_S = 40.0, 20.0
 #: Phone processes, and nginx's workers (each may hold NGINX_CONNECTIONS connections).
 CLIENTS, NGINX_WORKERS, NGINX_CONNECTIONS = 5, 5, 9900
 #: ``truco serve`` processes, one per core of this machine, behind nginx, which sends each
-#: table's requests to one of them (docs/hosting/nginx.conf), run as docs/hosting.md's step 3 runs them.
+#: table's requests to one of them (docs/hosting/nginx.conf), run as docs/hosting.md's step 4 runs them.
 APP_PROCESSES, SERVER_ARGS = 2, ("--workers", "1", "--threads", "2")
 #: Keep-alive connections each phone process uses for its taps and board reads.
 POOL = 24

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 import shlex
+from pathlib import Path
 
 from live_server import Client, Server
+from nginx_proxy import free_port
 from project_docs import section
 
 
@@ -33,6 +35,12 @@ def recipe_serve_line() -> tuple[dict[str, str], list[str]]:
     return first
 
 
+def shipped_push_publisher() -> str:
+    """``host:port`` of the push publisher's server in docs/hosting/nginx.conf."""
+    text = (Path(__file__).parents[2] / "docs" / "hosting" / "nginx.conf").read_text()
+    return re.search(r"^    listen (127\.0\.0\.1:\d+);\n(?:.*\n){0,3}?    location ~ \"\^/pub/", text, re.M).group(1)
+
+
 def test_the_recipe_serves_behind_its_proxy(pg_url):
     env, args = recipe_serve_line()
     assert set(env) == {"TRUCO_DB"} and env["TRUCO_DB"].startswith("postgresql://")
@@ -44,6 +52,9 @@ def test_the_recipe_serves_behind_its_proxy(pg_url):
     for word in words:
         if word in ("--host", "--port"):
             next(words)
+        elif word == "--push-publish":  # nginx's publisher, as the shipped file has it; here nobody's
+            assert next(words) == f"http://{shipped_push_publisher()}/pub/"
+            options += [word, f"http://127.0.0.1:{free_port()}/pub/"]
         else:
             options.append(word)
     assert "--workers" in options and "--proxy" in options
@@ -55,8 +66,9 @@ def test_the_recipe_serves_behind_its_proxy(pg_url):
         status, match, headers = c.request("POST", "/api/matches", {"variant": "paulista"}, proxy)
         assert status == 201 and match["edit_url"].startswith(public.rstrip("/") + "/m/")
         assert headers["Strict-Transport-Security"]
-        status, _page, headers = c.request("GET", f"/m/{match['id']}/{match['edit_key']}", headers=proxy)
+        status, page, headers = c.request("GET", f"/m/{match['id']}/{match['edit_key']}", headers=proxy)
         assert status == 200 and "Secure" in headers["Set-Cookie"]
+        assert f"/push/m/{match['id']}" in page  # the board holds its stream (push on)
         status, _body, _ = c.request("GET", "/", headers={**proxy, "Host": "elsewhere.example"})
         assert status == 400  # only the public host is answered
         c.close()

@@ -30,6 +30,8 @@ NGINX = Path(os.environ.get("TRUCO_NGINX", "/usr/sbin/nginx"))
 NCHAN = Path(os.environ.get("TRUCO_NCHAN", "/usr/lib/nginx/modules/ngx_nchan_module.so"))
 OPENSSL = shutil.which("openssl") or "/usr/bin/openssl"
 SHIPPED = Path(__file__).resolve().parents[1] / "docs" / "hosting" / "nginx.conf"
+#: Where the shipped file's push publisher listens (``truco serve --push-publish http://<it>/pub/``).
+PUSH_PUBLISHER = "127.0.0.1:8001"
 #: The public host name the shipped file serves.
 HOST = "truco.example.org"
 #: How many pairs of free ports the proxy tries before giving up.
@@ -76,7 +78,7 @@ def site_config(folder: Path, upstream_port: int | Sequence[int], http_port: int
         f"/etc/letsencrypt/live/{HOST}/privkey.pem": str(folder / "key.pem"),
         "/var/log/nginx/truco.access.log": str(folder / "access.log"),
         "/var/log/nginx/truco.error.log": str(folder / "error.log"),
-        "    listen 127.0.0.1:8001;": f"    listen 127.0.0.1:{push_port};",
+        f"    listen {PUSH_PUBLISHER};": f"    listen 127.0.0.1:{push_port};",
         "nchan_eventsource_ping_interval 20;": f"nchan_eventsource_ping_interval {ping_seconds};",
     }
     for old, new in swaps.items():

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import re
 import shlex
-from pathlib import Path
 
 from live_server import Client, Server
-from nginx_proxy import free_port
+from nginx_proxy import PUSH_PUBLISHER, SHIPPED, free_port
 from project_docs import section
 
 
@@ -35,12 +34,6 @@ def recipe_serve_line() -> tuple[dict[str, str], list[str]]:
     return first
 
 
-def shipped_push_publisher() -> str:
-    """``host:port`` of the push publisher's server in docs/hosting/nginx.conf."""
-    text = (Path(__file__).parents[2] / "docs" / "hosting" / "nginx.conf").read_text()
-    return re.search(r"^    listen (127\.0\.0\.1:\d+);\n(?:.*\n){0,3}?    location ~ \"\^/pub/", text, re.M).group(1)
-
-
 def test_the_recipe_serves_behind_its_proxy(pg_url):
     env, args = recipe_serve_line()
     assert set(env) == {"TRUCO_DB"} and env["TRUCO_DB"].startswith("postgresql://")
@@ -53,7 +46,8 @@ def test_the_recipe_serves_behind_its_proxy(pg_url):
         if word in ("--host", "--port"):
             next(words)
         elif word == "--push-publish":  # nginx's publisher, as the shipped file has it; here nobody's
-            assert next(words) == f"http://{shipped_push_publisher()}/pub/"
+            assert next(words) == f"http://{PUSH_PUBLISHER}/pub/"
+            assert f"    listen {PUSH_PUBLISHER};" in SHIPPED.read_text(encoding="utf-8")
             options += [word, f"http://127.0.0.1:{free_port()}/pub/"]
         else:
             options.append(word)
